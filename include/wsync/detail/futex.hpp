@@ -1,0 +1,120 @@
+// wsync/detail/futex.hpp: the wait/wake layer every primitive is built on.
+//
+// This is the only platform-specific part of wsync. The primitives above it
+// are pure algorithms on 32-bit words; below it sits one backend, chosen at
+// compile time:
+//   - WebAssembly: memory.atomic.wait32 / memory.atomic.notify
+//     (src/futex_wasm.cpp), with a non-blocking path for the browser main
+//     thread, where wait32 traps;
+//   - Linux: the futex(2) syscall, FUTEX_WAIT_PRIVATE / FUTEX_WAKE_PRIVATE
+//     (src/futex_linux.cpp), so the same algorithms run natively, under
+//     ThreadSanitizer, and against native baselines.
+//
+// Deadlines are absolute points on std::chrono::steady_clock (on Emscripten
+// that is performance.now()), so a wait that is woken spuriously and goes
+// back to sleep never extends its total timeout.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace wsync {
+namespace detail {
+
+// An absolute deadline in nanoseconds on std::chrono::steady_clock's epoch.
+// kNever means "wait forever". Conversions saturate: a timeout too large to
+// represent becomes kNever, a negative or zero one is already expired.
+class Deadline {
+ public:
+  static constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+
+  static constexpr Deadline never() noexcept { return Deadline(kNever); }
+
+  // Monotonic now, in the deadline's unit.
+  static int64_t now_ns() noexcept {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+
+  // A relative timeout. NaN is rejected by the callers (the C and JS APIs
+  // report it as misuse); here it would compare false and mean "expired".
+  static Deadline after_ms(double ms) noexcept { return after_ns_double(ms * 1e6); }
+
+  template <class Rep, class Period>
+  static Deadline after(const std::chrono::duration<Rep, Period>& d) noexcept {
+    return after_ns_double(std::chrono::duration<double, std::nano>(d).count());
+  }
+
+  // A time point on any clock. steady_clock is used directly; any other
+  // clock is mapped onto it once, through "now" on both clocks (as the
+  // standard library does for condition_variable::wait_until).
+  template <class Clock, class Dur>
+  static Deadline at(const std::chrono::time_point<Clock, Dur>& tp) noexcept {
+    if constexpr (std::is_same_v<Clock, std::chrono::steady_clock>) {
+      const double ns = std::chrono::duration<double, std::nano>(tp.time_since_epoch()).count();
+      if (!(ns < kNeverAsDouble)) return never();
+      return Deadline(ns <= 0 ? 0 : static_cast<int64_t>(ns));
+    } else {
+      return after(tp - Clock::now());
+    }
+  }
+
+  constexpr bool is_never() const noexcept { return ns_ == kNever; }
+  constexpr int64_t ns() const noexcept { return ns_; }
+
+  // Nanoseconds left, 0 once expired, kNever for never.
+  int64_t remaining_ns() const noexcept {
+    if (is_never()) return kNever;
+    const int64_t left = ns_ - now_ns();
+    return left > 0 ? left : 0;
+  }
+
+ private:
+  static constexpr double kNeverAsDouble = 9.0e18;  // below INT64_MAX, far past any uptime
+
+  constexpr explicit Deadline(int64_t ns) noexcept : ns_(ns) {}
+
+  static Deadline after_ns_double(double ns) noexcept {
+    if (!(ns > 0)) return Deadline(now_ns());  // zero, negative or NaN: expired now
+    const int64_t now = now_ns();
+    if (!(ns < kNeverAsDouble - static_cast<double>(now))) return never();
+    return Deadline(now + static_cast<int64_t>(ns));
+  }
+
+  int64_t ns_;
+};
+
+// The wait/wake contract (the same three functions on every backend):
+
+// Blocks while `word` holds `expected`, until woken or until `deadline`.
+// Returns directly if the word doesn't hold the expected value; returns false
+// on timeout, true in all other cases (including spurious wakeups: callers
+// loop and re-check their word).
+bool futex_wait(const std::atomic<uint32_t>& word, uint32_t expected, Deadline deadline) noexcept;
+
+// Wakes at most one agent blocked in futex_wait on `word`.
+void futex_wake_one(const std::atomic<uint32_t>& word) noexcept;
+
+// Wakes every agent blocked in futex_wait on `word`.
+void futex_wake_all(const std::atomic<uint32_t>& word) noexcept;
+
+// Reports misuse and aborts: writes `message` and a newline to stderr, then
+// calls abort(). Every message starts with "wsync: " and is tested verbatim.
+[[noreturn]] void fatal(const char* message) noexcept;
+
+// A CPU hint inside spin loops: lets the sibling hyper-thread run and saves
+// power on x86; WebAssembly has no such instruction, so there it is nothing.
+inline void spin_pause() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+}  // namespace detail
+}  // namespace wsync

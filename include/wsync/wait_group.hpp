@@ -1,0 +1,97 @@
+// wsync/wait_group.hpp: a Go-style WaitGroup on one 32-bit word.
+//
+// Synopsis
+//   class wsync::WaitGroup {
+//     constexpr WaitGroup() noexcept;
+//     void add(int delta = 1);
+//     void done();                               // add(-1)
+//     void wait();
+//     [[nodiscard]] bool wait_for(const std::chrono::duration&);
+//     [[nodiscard]] bool wait_until(const std::chrono::time_point&);
+//   };
+//
+// A counter of outstanding work. add(n) before handing out n pieces of work;
+// each piece calls done(); wait() returns once the counter is zero.
+//
+// Word layout (32 bits):
+//
+//   | bit 31  | bits 30..0                       |
+//   |---------|----------------------------------|
+//   | WAITERS | counter (0 .. 2^31 - 1)          |
+//
+//   | state          | meaning                                            |
+//   |----------------|----------------------------------------------------|
+//   | 0              | counter zero, nobody waiting: wait() returns at once |
+//   | n              | n outstanding, nobody asleep: done() notifies nobody |
+//   | WAITERS | n    | n outstanding, waiters may be asleep on the word   |
+//   | WAITERS | 0    | never stored: the add() that reaches zero clears   |
+//   |                | WAITERS in the same CAS and then wakes every waiter |
+//
+//   wait():  while counter > 0: set WAITERS (CAS), sleep while the word is
+//            unchanged, reload.
+//   add(d):  CAS loop; counter + d < 0 is misuse and aborts with
+//            "wsync: negative WaitGroup counter" before anything is stored.
+//            Reaching 0 stores 0 and, only if WAITERS was set, wakes all.
+//
+// Happens-before promise: everything a thread did before its done() (or any
+// add() that brought the counter down) is visible to every waiter after its
+// wait() returns true. As in Go, calls to add() with a positive delta that
+// start while the counter is zero must happen before wait().
+//
+// Reuse: once every wait() of one round has returned, the same WaitGroup can
+// be used for the next round.
+//
+// Where it may be called
+//   add/done: anywhere (they never block). wait: pthreads, Web Workers and
+//   Node's main thread block; on the browser main thread see docs/abi.md.
+//
+// Lifetime: constexpr-constructible; may be destroyed when the counter is zero
+// and every wait() has returned. Not copyable, not movable.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+#include "wsync/detail/futex.hpp"
+
+namespace wsync {
+
+class WaitGroup {
+ public:
+  static constexpr uint32_t kWaiters = 0x8000'0000u;      // bit 31: sleepers possible
+  static constexpr uint32_t kCounterMask = 0x7fff'ffffu;  // bits 30..0: the counter
+
+  constexpr WaitGroup() noexcept = default;
+  WaitGroup(const WaitGroup&) = delete;
+  WaitGroup& operator=(const WaitGroup&) = delete;
+
+  void add(int delta = 1) noexcept;
+  void done() noexcept { add(-1); }
+
+  void wait() noexcept { (void)wait_until_deadline(detail::Deadline::never()); }
+
+  template <class Rep, class Period>
+  [[nodiscard]] bool wait_for(const std::chrono::duration<Rep, Period>& timeout) noexcept {
+    return wait_until_deadline(detail::Deadline::after(timeout));
+  }
+
+  template <class Clock, class Duration>
+  [[nodiscard]] bool wait_until(const std::chrono::time_point<Clock, Duration>& t) noexcept {
+    return wait_until_deadline(detail::Deadline::at(t));
+  }
+
+  // The raw word, for the C API, the JS glue and tests.
+  std::atomic<uint32_t>& native_word() noexcept { return state_; }
+
+  // Out-of-line body of every wait; false on timeout.
+  bool wait_until_deadline(detail::Deadline deadline) noexcept;
+
+ private:
+  std::atomic<uint32_t> state_{0};
+};
+
+static_assert(sizeof(WaitGroup) == 4 && alignof(WaitGroup) == 4,
+              "wsync::WaitGroup must be one 32-bit word: JavaScript addresses it as ptr >> 2");
+
+}  // namespace wsync

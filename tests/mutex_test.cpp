@@ -1,0 +1,227 @@
+// wsync::Mutex: every call, timeouts, the Lockable concepts, a contention
+// grid with an invariant checked inside the lock, misuse.
+#include "wsync/mutex.hpp"
+
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "test_util.hpp"
+
+namespace {
+
+using namespace wsync_test;
+using wsync::Mutex;
+
+static_assert(!std::is_copy_constructible_v<Mutex> && !std::is_move_constructible_v<Mutex>);
+static_assert(!std::is_copy_assignable_v<Mutex> && !std::is_move_assignable_v<Mutex>);
+static_assert(std::is_nothrow_default_constructible_v<Mutex>);
+
+// constexpr construction: a global Mutex is constant-initialized.
+constinit Mutex g_global_mutex;
+
+uint32_t word(Mutex& m) { return m.native_word().load(); }
+
+TEST(Mutex, StartsUnlockedAndLocksWithoutContentionMarker) {
+  Mutex m;
+  EXPECT_EQ(word(m), Mutex::kUnlocked);
+  m.lock();
+  EXPECT_EQ(word(m), Mutex::kLocked);  // uncontended: no sleeper announced
+  m.unlock();
+  EXPECT_EQ(word(m), Mutex::kUnlocked);
+}
+
+TEST(Mutex, GlobalConstinitMutexWorks) {
+  g_global_mutex.lock();
+  EXPECT_FALSE(g_global_mutex.try_lock());
+  g_global_mutex.unlock();
+  EXPECT_EQ(word(g_global_mutex), Mutex::kUnlocked);
+}
+
+TEST(Mutex, TryLockSucceedsOnceThenFailsWhileHeld) {
+  Mutex m;
+  ASSERT_TRUE(m.try_lock());
+  EXPECT_FALSE(m.try_lock());
+  bool other_got_it = true;
+  std::thread([&] { other_got_it = m.try_lock(); }).join();
+  EXPECT_FALSE(other_got_it);
+  m.unlock();
+  std::thread([&] {
+    other_got_it = m.try_lock();
+    if (other_got_it) m.unlock();
+  }).join();
+  EXPECT_TRUE(other_got_it);
+  EXPECT_EQ(word(m), Mutex::kUnlocked);
+}
+
+TEST(Mutex, WorksWithStandardLockTypes) {
+  Mutex a, b;
+  {
+    std::lock_guard<Mutex> guard(a);
+    EXPECT_EQ(word(a), Mutex::kLocked);
+  }
+  EXPECT_EQ(word(a), Mutex::kUnlocked);
+  {
+    std::unique_lock<Mutex> lock(a, std::defer_lock);
+    EXPECT_TRUE(lock.try_lock_for(milliseconds(10)));
+    lock.unlock();
+    EXPECT_TRUE(lock.try_lock_until(Clock::now() + milliseconds(10)));
+  }
+  {
+    std::scoped_lock both(a, b);
+    EXPECT_EQ(word(a), Mutex::kLocked);
+    EXPECT_EQ(word(b), Mutex::kLocked);
+  }
+  EXPECT_EQ(word(a), Mutex::kUnlocked);
+  EXPECT_EQ(word(b), Mutex::kUnlocked);
+}
+
+TEST(Mutex, BlockedLockerSleepsAndIsWokenByUnlock) {
+  Mutex m;
+  m.lock();
+  std::atomic<bool> acquired{false};
+  std::thread locker([&] {
+    m.lock();
+    acquired = true;
+    m.unlock();
+  });
+  // The locker announces itself as a sleeper: the word goes to CONTENDED.
+  ASSERT_TRUE(eventually([&] { return word(m) == Mutex::kContended; }));
+  EXPECT_FALSE(acquired.load());
+  m.unlock();  // old state 2: must wake the sleeper
+  locker.join();
+  EXPECT_TRUE(acquired.load());
+  EXPECT_EQ(word(m), Mutex::kUnlocked);
+}
+
+TEST(Mutex, TryLockForTimesOutNeverEarly) {
+  Mutex m;
+  m.lock();
+  for (auto timeout : {milliseconds(0), milliseconds(1), milliseconds(30)}) {
+    bool got = true;
+    Clock::duration elapsed{};
+    std::thread([&] {
+      const auto start = Clock::now();
+      got = m.try_lock_for(timeout);
+      elapsed = Clock::now() - start;
+    }).join();
+    EXPECT_FALSE(got);
+    EXPECT_GE(elapsed, timeout) << "timed out early";
+  }
+  m.unlock();
+  EXPECT_EQ(word(m), Mutex::kUnlocked);  // unlock resets the CONTENDED a timed-out sleeper left
+}
+
+TEST(Mutex, TryLockUntilTimesOutOnSteadyAndSystemClocks) {
+  Mutex m;
+  m.lock();
+  std::thread([&] {
+    const auto steady_deadline = Clock::now() + milliseconds(20);
+    EXPECT_FALSE(m.try_lock_until(steady_deadline));
+    EXPECT_GE(Clock::now(), steady_deadline);
+    EXPECT_FALSE(m.try_lock_until(std::chrono::system_clock::now() + milliseconds(20)));
+    EXPECT_FALSE(m.try_lock_until(Clock::now() - milliseconds(5)));  // already passed
+  }).join();
+  m.unlock();
+}
+
+TEST(Mutex, TimedLockSucceedsWhenReleasedInTime) {
+  Mutex m;
+  m.lock();
+  bool got = false;
+  std::thread waiter([&] {
+    got = m.try_lock_for(std::chrono::seconds(30));
+    if (got) m.unlock();
+  });
+  ASSERT_TRUE(eventually([&] { return word(m) == Mutex::kContended; }));
+  m.unlock();
+  waiter.join();
+  EXPECT_TRUE(got);
+  EXPECT_EQ(word(m), Mutex::kUnlocked);
+}
+
+TEST(Mutex, HugeTimeoutsMeanForever) {
+  Mutex m;
+  EXPECT_TRUE(m.try_lock_for(std::chrono::hours::max()));
+  m.unlock();
+  EXPECT_TRUE(m.try_lock_until(std::chrono::steady_clock::time_point::max()));
+  m.unlock();
+  EXPECT_TRUE(m.try_lock_for(std::chrono::duration<double>(1e300)));
+  m.unlock();
+}
+
+#if GTEST_HAS_DEATH_TEST
+TEST(MutexDeathTest, UnlockOfUnlockedMutexAborts) {
+  Mutex m;
+  EXPECT_DEATH(m.unlock(), "^wsync: unlock of unlocked Mutex\n");
+}
+
+TEST(MutexDeathTest, CorruptedWordIsReportedNotHung) {
+  Mutex m;
+  m.native_word().store(7);
+  EXPECT_DEATH(m.lock(), "^wsync: corrupted Mutex word\n");
+  EXPECT_DEATH(m.unlock(), "^wsync: corrupted Mutex word\n");
+}
+#endif
+
+// The contention grid: threads x critical-section length. Inside the lock a
+// pair of plain ints must be equal on entry (each section bumps both, with
+// work in between); random delays vary the interleavings. At the end the
+// counts add up and the word is back to its pristine state.
+struct GridPoint {
+  int threads;
+  uint32_t work_inside;
+  int iterations;
+};
+
+void PrintTo(const GridPoint& p, std::ostream* os) {
+  *os << p.threads << " threads, " << p.work_inside << " units inside, " << p.iterations << " iterations";
+}
+
+class MutexGrid : public ::testing::TestWithParam<GridPoint> {};
+
+TEST_P(MutexGrid, InvariantHoldsAndStateReturnsToPristine) {
+  const GridPoint p = GetParam();
+  Mutex m;
+  long first = 0, second = 0;  // guarded by m
+  std::atomic<int> violations{0};
+  std::vector<long> per_thread(static_cast<size_t>(p.threads), 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < p.threads; ++t) {
+    threads.emplace_back([&, t] {
+      Rng rng(static_cast<uint32_t>(t * 7919 + 1));
+      for (int i = 0; i < p.iterations; ++i) {
+        std::lock_guard<Mutex> guard(m);
+        if (first != second) violations.fetch_add(1, std::memory_order_relaxed);
+        ++first;
+        work(p.work_inside + rng.next(p.work_inside + 1));
+        ++second;
+        ++per_thread[static_cast<size_t>(t)];
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(violations.load(), 0);
+  EXPECT_EQ(first, static_cast<long>(p.threads) * p.iterations);
+  EXPECT_EQ(second, first);
+  for (long n : per_thread) EXPECT_EQ(n, p.iterations);
+  EXPECT_EQ(word(m), Mutex::kUnlocked);
+}
+
+std::string GridName(const ::testing::TestParamInfo<GridPoint>& info) {
+  return std::to_string(info.param.threads) + "threads_" + std::to_string(info.param.work_inside) +
+         "work";
+}
+
+INSTANTIATE_TEST_SUITE_P(Grid, MutexGrid,
+                         ::testing::Values(GridPoint{1, 0, 20000}, GridPoint{2, 0, 20000},
+                                           GridPoint{4, 0, 10000}, GridPoint{8, 0, 5000},
+                                           GridPoint{2, 50, 10000}, GridPoint{4, 50, 5000},
+                                           GridPoint{8, 50, 2500}, GridPoint{4, 1000, 1000},
+                                           GridPoint{8, 1000, 500}),
+                         GridName);
+
+}  // namespace
