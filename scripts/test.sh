@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs every wsync test: installs what is missing, builds native, native
+# under ThreadSanitizer, and wasm (tests run in Node), runs each suite, and
+# ends with one line: "N passed, N failed".
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+
+jobs=$(nproc 2>/dev/null || echo 2)
+total_passed=0
+total_failed=0
+summary=()
+
+# suite NAME BUILD_DIR CONFIGURE_COMMAND...: configure, build, ctest; counts.
+suite() {
+  local name=$1 dir=$2
+  shift 2
+  echo "== $name: configure and build ($dir)"
+  if ! "$@" -S . -B "$dir" >"$dir.configure.log" 2>&1; then
+    cat "$dir.configure.log"
+    summary+=("$name: configure failed")
+    total_failed=$((total_failed + 1))
+    return
+  fi
+  if ! cmake --build "$dir" -j "$jobs" >"$dir.build.log" 2>&1; then
+    tail -50 "$dir.build.log"
+    summary+=("$name: build failed")
+    total_failed=$((total_failed + 1))
+    return
+  fi
+  echo "== $name: test"
+  local log="$dir.ctest.log"
+  (cd "$dir" && ctest -j "$jobs" --output-on-failure --timeout 300) >"$log" 2>&1
+  grep -E '\*\*\*' "$log" | head -40
+  local line
+  line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
+  if [ -z "$line" ]; then
+    tail -30 "$log"
+    summary+=("$name: ctest ran no test")
+    total_failed=$((total_failed + 1))
+    return
+  fi
+  local failed all
+  failed=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<<"$line")
+  all=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2/' <<<"$line")
+  summary+=("$name: $((all - failed)) passed, $failed failed")
+  total_passed=$((total_passed + all - failed))
+  total_failed=$((total_failed + failed))
+}
+
+mkdir -p build
+suite native build/native cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo
+suite tsan build/tsan cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWSYNC_SANITIZE=thread
+# Release (-O3): see docs/emscripten-3.1.6.md for what -O2 and ASSERTIONS do.
+suite wasm build/wasm emcmake cmake -DCMAKE_BUILD_TYPE=Release
+
+echo
+echo "== summary"
+printf '  %s\n' "${summary[@]}"
+echo "$total_passed passed, $total_failed failed"
+[ "$total_failed" -eq 0 ]
