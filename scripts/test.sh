@@ -50,11 +50,37 @@ suite() {
   total_failed=$((total_failed + failed))
 }
 
+# node_suite NAME DIR...: Node's own test runner; counts from its summary.
+node_suite() {
+  local name=$1
+  shift
+  echo "== $name: test"
+  local log="build/$name.log"
+  node --test "$@" >"$log" 2>&1
+  grep -E '^not ok' -A 12 "$log" | head -60
+  local passed failed cancelled
+  passed=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$log" | tail -1)
+  failed=$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$log" | tail -1)
+  cancelled=$(sed -nE 's/^# cancelled ([0-9]+)$/\1/p' "$log" | tail -1)
+  if [ -z "$passed" ] || [ $((passed + failed + cancelled)) -eq 0 ]; then
+    tail -30 "$log"
+    summary+=("$name: ran no test")
+    total_failed=$((total_failed + 1))
+    return
+  fi
+  failed=$((failed + cancelled))
+  summary+=("$name: $passed passed, $failed failed")
+  total_passed=$((total_passed + passed))
+  total_failed=$((total_failed + failed))
+}
+
 mkdir -p build
 suite native build/native cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo
 suite tsan build/tsan cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWSYNC_SANITIZE=thread
 # Release (-O3): see docs/emscripten-3.1.6.md for what -O2 and ASSERTIONS do.
 suite wasm build/wasm emcmake cmake -DCMAKE_BUILD_TYPE=Release
+# The JS module alone (worker_threads) and with the wasm build (interop).
+WSYNC_WASM_BUILD_DIR=build/wasm node_suite js tests/js/
 
 echo
 echo "== summary"

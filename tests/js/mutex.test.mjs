@@ -1,0 +1,169 @@
+// js/wsync.mjs Mutex: states, blocking and async locking, workers, bad input.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Mutex, canBlock, configure } from "../../js/wsync.mjs";
+import { runWorker, sharedInts } from "./helpers.mjs";
+
+test("Node's main thread may block", () => {
+  assert.equal(canBlock(), true);
+});
+
+test("tryLock and unlock move through the documented states", () => {
+  const i32 = sharedInts(1);
+  const m = new Mutex(i32, Mutex.initialize(i32, 0));
+  assert.equal(m.tryLock(), true);
+  assert.equal(i32[0], 1);
+  assert.equal(m.tryLock(), false);
+  m.unlock();
+  assert.equal(i32[0], 0);
+  assert.equal(m.lock(), true);
+  assert.equal(i32[0], 1);
+  m.unlock();
+});
+
+test("four workers and the main thread keep an exact count under one Mutex", async () => {
+  const i32 = sharedInts(2);
+  const iterations = 20000;
+  const workers = [0, 1, 2, 3].map(() =>
+    runWorker("increment", i32.buffer, { mutexIndex: 0, counterIndex: 1, iterations }),
+  );
+  const m = new Mutex(i32, 0);
+  for (let i = 0; i < iterations; ++i) {
+    await m.lockAsync(); // the main thread takes part without blocking
+    i32[1] = i32[1] + 1;
+    m.unlock();
+  }
+  await Promise.all(workers);
+  assert.equal(i32[1], 5 * iterations);
+  assert.equal(i32[0], 0, "back to UNLOCKED");
+});
+
+test("lock(timeout) times out while held, never early", () => {
+  const i32 = sharedInts(1);
+  const m = new Mutex(i32, 0);
+  m.lock();
+  for (const timeout of [0, 1, 30]) {
+    const start = performance.now();
+    assert.equal(m.lock(timeout), false);
+    assert.ok(performance.now() - start >= timeout, `lock(${timeout}) returned early`);
+  }
+  m.unlock();
+  assert.equal(i32[0], 0);
+});
+
+test("lockAsync waits for a worker's unlock and then owns the mutex", async () => {
+  const i32 = sharedInts(2);
+  const m = new Mutex(i32, 0);
+  const holder = runWorker("hold", i32.buffer, { mutexIndex: 0, flagIndex: 1, ms: 100 });
+  while (Atomics.load(i32, 1) === 0) await new Promise((r) => setTimeout(r, 1));
+  assert.equal(await m.lockAsync(10), false, "still held: times out");
+  assert.equal(await m.lockAsync(10_000), true);
+  assert.equal(i32[0] === 1 || i32[0] === 2, true);
+  m.unlock();
+  await holder;
+  assert.equal(i32[0], 0);
+});
+
+test("lockAsync without Atomics.waitAsync falls back to polling", async () => {
+  const saved = Atomics.waitAsync;
+  delete Atomics.waitAsync;
+  try {
+    const i32 = sharedInts(2);
+    const m = new Mutex(i32, 0);
+    const holder = runWorker("hold", i32.buffer, { mutexIndex: 0, flagIndex: 1, ms: 50 });
+    while (Atomics.load(i32, 1) === 0) await new Promise((r) => setTimeout(r, 1));
+    const start = performance.now();
+    assert.equal(await m.lockAsync(5), false);
+    assert.ok(performance.now() - start >= 5);
+    assert.equal(await m.lockAsync(10_000), true);
+    m.unlock();
+    await holder;
+  } finally {
+    Atomics.waitAsync = saved;
+  }
+});
+
+// A timed-out async waiter must not swallow the wake meant for a worker
+// blocked in Atomics.wait (emscripten-core/emscripten issue 27492's shape).
+test("an async waiter that times out never swallows a worker's wake", async () => {
+  const i32 = sharedInts(2);
+  const m = new Mutex(i32, 0);
+  for (let round = 0; round < 20; ++round) {
+    m.lock();
+    const timedOut = m.lockAsync(1 + (round % 3)); // pending, about to time out
+    const worker = runWorker("increment", i32.buffer, { mutexIndex: 0, counterIndex: 1, iterations: 1 });
+    await new Promise((r) => setTimeout(r, 2 + (round % 3)));
+    m.unlock(); // notify(1): whoever it reaches, the worker must get the lock
+    const got = await timedOut;
+    if (got) m.unlock();
+    await worker; // hangs (test timeout) if the wake was swallowed
+  }
+  assert.equal(i32[1], 20);
+  assert.equal(i32[0], 0);
+});
+
+test("misuse and bad arguments throw exact errors and change nothing", () => {
+  const i32 = sharedInts(4);
+  const m = new Mutex(i32, 0);
+  assert.throws(() => m.unlock(), { message: "wsync: unlock of unlocked Mutex" });
+  assert.equal(i32[0], 0);
+  i32[0] = 7;
+  assert.throws(() => m.unlock(), { message: "wsync: corrupted Mutex word (7)" });
+  assert.throws(() => m.lock(), { message: "wsync: corrupted Mutex word (7)" });
+  assert.equal(i32[0], 7);
+  i32[0] = 0;
+  assert.throws(() => new Mutex([0], 0), {
+    name: "TypeError",
+    message: "wsync: Mutex needs an Int32Array, got Array",
+  });
+  assert.throws(() => new Mutex(new Uint32Array(new SharedArrayBuffer(4)), 0), {
+    name: "TypeError",
+    message: "wsync: Mutex needs an Int32Array, got Uint32Array",
+  });
+  assert.throws(() => new Mutex(new Int32Array(4), 0), {
+    name: "TypeError",
+    message:
+      "wsync: Mutex needs an Int32Array on shared memory (a SharedArrayBuffer or a shared " +
+      "WebAssembly.Memory); in a browser that requires cross-origin isolation (COOP/COEP headers)",
+  });
+  assert.throws(() => new Mutex(i32, 4), {
+    name: "RangeError",
+    message: "wsync: Mutex index 4 is out of range 0..3",
+  });
+  assert.throws(() => new Mutex(i32, 1.5), { message: "wsync: Mutex index 1.5 is out of range 0..3" });
+  assert.throws(() => new Mutex(i32, "0"), { message: 'wsync: Mutex index "0" is out of range 0..3' });
+  assert.throws(() => m.lock(NaN), {
+    name: "RangeError",
+    message: "wsync: timeout must be a number of milliseconds >= 0 or Infinity, got NaN",
+  });
+  assert.throws(() => m.lock(-1), {
+    message: "wsync: timeout must be a number of milliseconds >= 0 or Infinity, got -1",
+  });
+  assert.rejects(m.lockAsync("5"), {
+    message: 'wsync: timeout must be a number of milliseconds >= 0 or Infinity, got "5"',
+  });
+  assert.throws(() => Mutex.at(i32, 2), { message: "wsync: Mutex.at() byte offset 2 is not 4-byte aligned" });
+  assert.throws(() => Mutex.at(i32, 16), {
+    message: "wsync: Mutex.at() byte offset 16 is outside the memory (16 bytes)",
+  });
+  assert.throws(() => Mutex.at({}, 0), {
+    name: "TypeError",
+    message:
+      "wsync: Mutex.at() needs a WebAssembly.Memory, a SharedArrayBuffer or a typed array " +
+      "(e.g. Module.HEAP32), got Object",
+  });
+  assert.throws(() => configure({ spinMicros: -1 }), {
+    message: "wsync: spinMicros must be a finite number >= 0, got -1",
+  });
+  assert.deepEqual(i32, sharedInts(4), "no word was touched");
+});
+
+test("Mutex.at addresses a word by byte offset in any view of the memory", () => {
+  const memory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+  const a = Mutex.at(memory, 64);
+  const b = Mutex.at(new Uint8Array(memory.buffer), 64);
+  assert.equal(a.tryLock(), true);
+  assert.equal(b.tryLock(), false);
+  assert.equal(new Int32Array(memory.buffer)[16], 1);
+  b.unlock();
+});
