@@ -50,6 +50,12 @@
 #include <cstdint>
 
 #include "wsync/detail/futex.hpp"
+#ifdef __EMSCRIPTEN__
+#include <cmath>
+#include <utility>
+
+#include "wsync/async.h"
+#endif
 
 namespace wsync {
 
@@ -96,6 +102,24 @@ class Mutex {
     const uint32_t previous = state_.exchange(kUnlocked, std::memory_order_release);
     if (previous != kLocked) unlock_slow(previous);
   }
+
+#ifdef __EMSCRIPTEN__
+  // Locks without blocking (wasm only; for the browser main thread): returns
+  // at once, then calls callback(bool locked) from this thread's event loop,
+  // false if `timeout_ms` passed first. See wsync/async.h.
+  template <class Callback>
+  void lock_async(Callback callback, double timeout_ms = INFINITY) {
+    auto* held = new Callback(std::move(callback));
+    wsync_mutex_lock_async(
+        reinterpret_cast<wsync_mutex_t*>(this),
+        [](void* user, bool ok) {
+          auto* f = static_cast<Callback*>(user);
+          (*f)(ok);
+          delete f;
+        },
+        held, timeout_ms);
+  }
+#endif
 
   // The raw word, for the C API, the JS glue and tests. Not for locking.
   std::atomic<uint32_t>& native_word() noexcept { return state_; }

@@ -54,6 +54,12 @@
 #include <cstdint>
 
 #include "wsync/detail/futex.hpp"
+#ifdef __EMSCRIPTEN__
+#include <cmath>
+#include <utility>
+
+#include "wsync/async.h"
+#endif
 
 namespace wsync {
 
@@ -80,6 +86,24 @@ class WaitGroup {
   [[nodiscard]] bool wait_until(const std::chrono::time_point<Clock, Duration>& t) noexcept {
     return wait_until_deadline(detail::Deadline::at(t));
   }
+
+#ifdef __EMSCRIPTEN__
+  // Waits without blocking (wasm only; for the browser main thread): returns
+  // at once, then calls callback(bool zero) from this thread's event loop,
+  // false if `timeout_ms` passed first. See wsync/async.h.
+  template <class Callback>
+  void wait_async(Callback callback, double timeout_ms = INFINITY) {
+    auto* held = new Callback(std::move(callback));
+    wsync_wg_wait_async(
+        reinterpret_cast<wsync_wg_t*>(this),
+        [](void* user, bool ok) {
+          auto* f = static_cast<Callback*>(user);
+          (*f)(ok);
+          delete f;
+        },
+        held, timeout_ms);
+  }
+#endif
 
   // The raw word, for the C API, the JS glue and tests.
   std::atomic<uint32_t>& native_word() noexcept { return state_; }

@@ -1,0 +1,147 @@
+// Asynchronous waits (wasm): the Mutex and WaitGroup algorithms as state
+// machines that sleep through wsync_js_wait_async (js/library_wsync.js)
+// instead of blocking. Same words, same states, same orderings as the
+// blocking paths in mutex.cpp and wait_group.cpp.
+#include "wsync/async.h"
+
+#include <emscripten/emscripten.h>
+
+#include <cmath>
+
+#include "wsync/mutex.hpp"
+#include "wsync/wait_group.hpp"
+
+extern "C" void wsync_js_wait_async(const void* word, uint32_t expected, double timeout_ms,
+                                    void (*callback)(void*, int), void* arg);
+
+namespace wsync {
+namespace detail {
+
+namespace {
+
+double g_spin_us = 50;  // the main-thread spin budget
+
+struct AsyncWait {
+  std::atomic<uint32_t>* word;
+  Deadline deadline;
+  wsync_async_callback callback;
+  void* user;
+  bool is_mutex;
+  bool slept = false;  // once asleep, a mutex may only be taken as CONTENDED
+};
+
+void finish(AsyncWait* op, bool ok) {
+  const wsync_async_callback callback = op->callback;
+  void* user = op->user;
+  delete op;
+  callback(user, ok);
+}
+
+void step(AsyncWait* op);
+
+void on_wait(void* arg, int timed_out) {
+  auto* op = static_cast<AsyncWait*>(arg);
+  // A timeout consumed no wake: give up once the deadline really passed
+  // (the engine's timer may fire a hair early). A wake is always followed by
+  // another attempt, so it is never swallowed, even at the deadline.
+  if (timed_out && op->deadline.remaining_ns() == 0) return finish(op, false);
+  step(op);
+}
+
+void sleep_on(AsyncWait* op, uint32_t expected) {
+  op->slept = true;
+  const double ms = op->deadline.is_never() ? INFINITY : static_cast<double>(op->deadline.remaining_ns()) / 1e6;
+  wsync_js_wait_async(op->word, expected, ms, on_wait, op);
+}
+
+// Load-only spin for up to the spin budget while the word is `busy`.
+uint32_t spin(const std::atomic<uint32_t>& word, uint32_t busy) {
+  const double stop = emscripten_get_now() + g_spin_us / 1000;
+  for (;;) {
+    // Relaxed: a hint only; the RMW that follows acquires.
+    const uint32_t s = word.load(std::memory_order_relaxed);
+    if (s != busy || emscripten_get_now() >= stop) return s;
+  }
+}
+
+void mutex_step(AsyncWait* op) {
+  std::atomic<uint32_t>& word = *op->word;
+  uint32_t s = spin(word, Mutex::kLocked);
+  if (s > Mutex::kContended) fatal("wsync: corrupted Mutex word");
+  // Never slept: the uncontended 0 -> 1, as try_lock(). After a sleep we
+  // must leave CONTENDED behind (other sleepers may remain), as below.
+  if (!op->slept && s == Mutex::kUnlocked &&
+      word.compare_exchange_strong(s, Mutex::kLocked, std::memory_order_acquire, std::memory_order_relaxed)) {
+    return finish(op, true);
+  }
+  // As lock_contended(): swap in CONTENDED (we may sleep); finding UNLOCKED
+  // means we own it. Acquire pairs with unlock()'s release.
+  if (s != Mutex::kContended && word.exchange(Mutex::kContended, std::memory_order_acquire) == Mutex::kUnlocked) {
+    return finish(op, true);
+  }
+  if (op->deadline.remaining_ns() == 0) return finish(op, false);
+  sleep_on(op, Mutex::kContended);
+}
+
+void wait_group_step(AsyncWait* op) {
+  std::atomic<uint32_t>& word = *op->word;
+  // Acquire: pairs with the release of the add() that reached zero.
+  uint32_t s = word.load(std::memory_order_acquire);
+  for (;;) {
+    if ((s & WaitGroup::kCounterMask) == 0) return finish(op, true);
+    if ((s & WaitGroup::kWaiters) != 0) break;
+    if (word.compare_exchange_weak(s, s | WaitGroup::kWaiters, std::memory_order_acquire,
+                                   std::memory_order_acquire)) {
+      s |= WaitGroup::kWaiters;
+      break;
+    }
+  }
+  if (spin(word, s) != s) return wait_group_step(op);
+  if (op->deadline.remaining_ns() == 0) return finish(op, false);
+  sleep_on(op, s);
+}
+
+void step(AsyncWait* op) { op->is_mutex ? mutex_step(op) : wait_group_step(op); }
+
+// The callback must run later, from the event loop: even an immediate result
+// goes through one asynchronous turn (a 0 ms wait on a word that differs).
+void start(AsyncWait* op) {
+  static const std::atomic<uint32_t> kNeverEqual{1};
+  wsync_js_wait_async(&kNeverEqual, 0, 0, [](void* arg, int) { step(static_cast<AsyncWait*>(arg)); }, op);
+}
+
+Deadline deadline_after_ms(double ms) {
+  if (std::isnan(ms)) fatal("wsync: timeout is NaN");
+  return Deadline::after_ms(ms);
+}
+
+}  // namespace
+
+}  // namespace detail
+}  // namespace wsync
+
+extern "C" {
+
+void wsync_mutex_lock_async(wsync_mutex_t* m, wsync_async_callback callback, void* user, double ms) {
+  if (m == nullptr) wsync::detail::fatal("wsync: NULL wsync_mutex_t");
+  if (callback == nullptr) wsync::detail::fatal("wsync: NULL callback");
+  auto& mutex = *reinterpret_cast<wsync::Mutex*>(m);
+  wsync::detail::start(new wsync::detail::AsyncWait{&mutex.native_word(), wsync::detail::deadline_after_ms(ms),
+                                                    callback, user, true});
+}
+
+void wsync_wg_wait_async(wsync_wg_t* wg, wsync_async_callback callback, void* user, double ms) {
+  if (wg == nullptr) wsync::detail::fatal("wsync: NULL wsync_wg_t");
+  if (callback == nullptr) wsync::detail::fatal("wsync: NULL callback");
+  auto& group = *reinterpret_cast<wsync::WaitGroup*>(wg);
+  wsync::detail::start(new wsync::detail::AsyncWait{&group.native_word(), wsync::detail::deadline_after_ms(ms),
+                                                    callback, user, false});
+}
+
+double wsync_set_main_thread_spin_us(double us) {
+  const double previous = wsync::detail::g_spin_us;
+  if (us >= 0 && us < 1e6) wsync::detail::g_spin_us = us;
+  return previous;
+}
+
+}  // extern "C"

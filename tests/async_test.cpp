@@ -1,0 +1,102 @@
+// The asynchronous waits (wasm): main() runs on the runtime's main thread
+// (no PROXY_TO_PTHREAD), starts async waits, returns to the event loop, and
+// the callbacks finish the checks. Prints "async: N checks passed" or fails.
+#include <emscripten/emscripten.h>
+#include <pthread.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include "wsync/async.h"
+#include "wsync/wsync.hpp"
+
+namespace {
+
+wsync::Mutex g_mutex;
+wsync::WaitGroup g_wg;
+int g_checks = 0;
+double g_start;
+
+void check(bool ok, const char* what) {
+  if (!ok) {
+    std::printf("async: FAILED: %s\n", what);
+    std::fflush(stdout);
+    emscripten_force_exit(1);
+  }
+  ++g_checks;
+}
+
+double elapsed_ms() { return emscripten_get_now() - g_start; }
+
+void* hold_mutex(void*) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  g_mutex.unlock();  // CONTENDED by now: wakes the async waiter
+  return nullptr;
+}
+
+void* finish_work(void*) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(80));
+  g_wg.done();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  g_wg.done();
+  return nullptr;
+}
+
+void step4_wait_group_zero(bool ok) {
+  check(ok, "wait_async returns true once the pthread's done() calls reach zero");
+  check(elapsed_ms() >= 90, "wait_async really waited for the work");
+  check(g_wg.native_word().load() == 0, "WaitGroup back to 0");
+  // Already zero: the callback still comes later, from the event loop.
+  static bool called = false;
+  g_wg.wait_async([](bool ok2) {
+    called = true;
+    check(ok2, "wait_async on a zero counter succeeds");
+    std::printf("async: %d checks passed\n", g_checks);
+    std::fflush(stdout);
+    emscripten_force_exit(0);
+  });
+  check(!called, "the callback never runs inside the call");
+}
+
+void step3_wait_group_timeout(bool ok) {
+  check(!ok, "wait_async with 20 ms times out while work is pending");
+  g_wg.wait_async(step4_wait_group_zero);
+}
+
+void step2_locked(bool ok) {
+  check(ok, "lock_async acquires once the holder unlocks");
+  check(elapsed_ms() >= 90, "lock_async really waited for the holder");
+  check(g_mutex.native_word().load() == wsync::Mutex::kContended, "taken as CONTENDED after sleeping");
+  g_mutex.unlock();
+  check(g_mutex.native_word().load() == wsync::Mutex::kUnlocked, "unlocked again");
+  g_wg.add(2);
+  pthread_t t;
+  pthread_create(&t, nullptr, finish_work, nullptr);
+  pthread_detach(t);
+  g_start = emscripten_get_now();
+  g_wg.wait_async(step3_wait_group_timeout, 20);
+}
+
+}  // namespace
+
+int main() {
+  // A held mutex: lock_async must not block and must time out, then succeed.
+  g_mutex.lock();
+  bool timed_out_called = false;
+  wsync_mutex_lock_async(
+      reinterpret_cast<wsync_mutex_t*>(&g_mutex),
+      [](void* flag, bool ok) {
+        *static_cast<bool*>(flag) = true;
+        check(!ok, "lock_async with 10 ms times out while the mutex is held");
+        pthread_t t;
+        pthread_create(&t, nullptr, hold_mutex, nullptr);
+        pthread_detach(t);
+        g_start = emscripten_get_now();
+        g_mutex.lock_async(step2_locked);
+      },
+      &timed_out_called, 10);
+  check(!timed_out_called, "lock_async returns at once");
+  return 0;  // back to the event loop; the pending waits keep the runtime up
+}
