@@ -6,6 +6,9 @@
 
 #include "wsync/wsync.h"
 #include "wsync/wsync.hpp"
+#ifdef __EMSCRIPTEN__
+#include "wsync/async.h"
+#endif
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -38,6 +41,11 @@ int main(int argc, char** argv) {
   } else if (!std::strcmp(name, "nan_timeout")) {
     wsync_mutex_t m = WSYNC_MUTEX_INIT;
     (void)wsync_mutex_lock_timeout(&m, std::nan(""));
+#ifdef __EMSCRIPTEN__
+  } else if (!std::strcmp(name, "null_callback")) {
+    wsync_mutex_t m = WSYNC_MUTEX_INIT;
+    wsync_mutex_lock_async(&m, nullptr, nullptr, 0);
+#endif
   } else {
     std::fprintf(stderr, "unknown case %s\n", name);
     return 2;
