@@ -52,9 +52,8 @@
 #include "wsync/detail/futex.hpp"
 #ifdef __EMSCRIPTEN__
 #include <cmath>
-#include <utility>
 
-#include "wsync/async.h"
+#include "wsync/detail/async_callback.hpp"
 #endif
 
 namespace wsync {
@@ -109,15 +108,7 @@ class Mutex {
   // false if `timeout_ms` passed first. See wsync/async.h.
   template <class Callback>
   void lock_async(Callback callback, double timeout_ms = INFINITY) {
-    auto* held = new Callback(std::move(callback));
-    wsync_mutex_lock_async(
-        reinterpret_cast<wsync_mutex_t*>(this),
-        [](void* user, bool ok) {
-          auto* f = static_cast<Callback*>(user);
-          (*f)(ok);
-          delete f;
-        },
-        held, timeout_ms);
+    detail::start_async(wsync_mutex_lock_async, reinterpret_cast<wsync_mutex_t*>(this), std::move(callback), timeout_ms);
   }
 #endif
 

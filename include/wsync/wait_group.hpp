@@ -56,9 +56,8 @@
 #include "wsync/detail/futex.hpp"
 #ifdef __EMSCRIPTEN__
 #include <cmath>
-#include <utility>
 
-#include "wsync/async.h"
+#include "wsync/detail/async_callback.hpp"
 #endif
 
 namespace wsync {
@@ -93,15 +92,7 @@ class WaitGroup {
   // false if `timeout_ms` passed first. See wsync/async.h.
   template <class Callback>
   void wait_async(Callback callback, double timeout_ms = INFINITY) {
-    auto* held = new Callback(std::move(callback));
-    wsync_wg_wait_async(
-        reinterpret_cast<wsync_wg_t*>(this),
-        [](void* user, bool ok) {
-          auto* f = static_cast<Callback*>(user);
-          (*f)(ok);
-          delete f;
-        },
-        held, timeout_ms);
+    detail::start_async(wsync_wg_wait_async, reinterpret_cast<wsync_wg_t*>(this), std::move(callback), timeout_ms);
   }
 #endif
 
