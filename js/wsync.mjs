@@ -197,28 +197,32 @@ function mutexStateError(state) {
   return new Error(`wsync: corrupted Mutex word (${state})`);
 }
 
-/** A three-state futex mutex on one Int32Array element (docs/abi.md). */
-export class Mutex {
+// What every primitive shares: one Int32Array element, checked once.
+class Word {
   static NUMINTS = 1;
 
-  /** Stores the UNLOCKED state; call once, before any agent uses the word. */
+  /** Stores the initial state (0 for every primitive); call once, before any agent uses the word. */
   static initialize(i32, index) {
-    checkWord(i32, index, "Mutex");
-    Atomics.store(i32, index, UNLOCKED);
+    checkWord(i32, index, this.name);
+    Atomics.store(i32, index, 0);
     return index;
   }
 
-  /** The Mutex of a C++ `wsync::Mutex` / C `wsync_mutex_t` at `byteOffset`. */
+  /** The object of a C++ wsync type (or its C struct) at `byteOffset` in wasm memory. */
   static at(memoryOrHeap, byteOffset) {
-    const [i32, index] = viewAt(memoryOrHeap, byteOffset, "Mutex");
-    return new Mutex(i32, index);
+    const [i32, index] = viewAt(memoryOrHeap, byteOffset, this.name);
+    return new this(i32, index);
   }
 
   constructor(i32, index) {
-    checkWord(i32, index, "Mutex");
+    checkWord(i32, index, new.target.name);
     this.i32 = i32;
     this.index = index;
   }
+}
+
+/** A three-state futex mutex on one Int32Array element (docs/abi.md). */
+export class Mutex extends Word {
 
   /** Takes the mutex if it is free; never waits. */
   tryLock() {
@@ -282,27 +286,7 @@ export class Mutex {
 }
 
 /** A Go-style WaitGroup on one Int32Array element (docs/abi.md). */
-export class WaitGroup {
-  static NUMINTS = 1;
-
-  static initialize(i32, index) {
-    checkWord(i32, index, "WaitGroup");
-    Atomics.store(i32, index, 0);
-    return index;
-  }
-
-  /** The WaitGroup of a C++ `wsync::WaitGroup` / C `wsync_wg_t` at `byteOffset`. */
-  static at(memoryOrHeap, byteOffset) {
-    const [i32, index] = viewAt(memoryOrHeap, byteOffset, "WaitGroup");
-    return new WaitGroup(i32, index);
-  }
-
-  constructor(i32, index) {
-    checkWord(i32, index, "WaitGroup");
-    this.i32 = i32;
-    this.index = index;
-  }
-
+export class WaitGroup extends Word {
   /** The counter (a snapshot). */
   get count() {
     return Atomics.load(this.i32, this.index) & COUNTER_MASK;

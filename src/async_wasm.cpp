@@ -8,8 +8,7 @@
 
 #include <cmath>
 
-#include "wsync/mutex.hpp"
-#include "wsync/wait_group.hpp"
+#include "c_boundary.hpp"
 
 extern "C" void wsync_js_wait_async(const void* word, uint32_t expected, double timeout_ms,
                                     void (*callback)(void*, int), void* arg);
@@ -110,9 +109,11 @@ void start(AsyncWait* op) {
   wsync_js_wait_async(&kNeverEqual, 0, 0, [](void* arg, int) { step(static_cast<AsyncWait*>(arg)); }, op);
 }
 
-Deadline deadline_after_ms(double ms) {
-  if (std::isnan(ms)) fatal("wsync: timeout is NaN");
-  return Deadline::after_ms(ms);
+// Every async C call: the checks of every C call, then one asynchronous turn.
+void start_async_wait(std::atomic<uint32_t>& word, bool is_mutex, wsync_async_callback callback,
+                      void* user, double ms) {
+  if (callback == nullptr) fatal("wsync: NULL callback");
+  start(new AsyncWait{&word, deadline_after_ms(ms), callback, user, is_mutex});
 }
 
 }  // namespace
@@ -123,19 +124,11 @@ Deadline deadline_after_ms(double ms) {
 extern "C" {
 
 void wsync_mutex_lock_async(wsync_mutex_t* m, wsync_async_callback callback, void* user, double ms) {
-  if (m == nullptr) wsync::detail::fatal("wsync: NULL wsync_mutex_t");
-  if (callback == nullptr) wsync::detail::fatal("wsync: NULL callback");
-  auto& mutex = *reinterpret_cast<wsync::Mutex*>(m);
-  wsync::detail::start(new wsync::detail::AsyncWait{&mutex.native_word(), wsync::detail::deadline_after_ms(ms),
-                                                    callback, user, true});
+  wsync::detail::start_async_wait(wsync::detail::as_mutex(m).native_word(), true, callback, user, ms);
 }
 
 void wsync_wg_wait_async(wsync_wg_t* wg, wsync_async_callback callback, void* user, double ms) {
-  if (wg == nullptr) wsync::detail::fatal("wsync: NULL wsync_wg_t");
-  if (callback == nullptr) wsync::detail::fatal("wsync: NULL callback");
-  auto& group = *reinterpret_cast<wsync::WaitGroup*>(wg);
-  wsync::detail::start(new wsync::detail::AsyncWait{&group.native_word(), wsync::detail::deadline_after_ms(ms),
-                                                    callback, user, false});
+  wsync::detail::start_async_wait(wsync::detail::as_wait_group(wg).native_word(), false, callback, user, ms);
 }
 
 double wsync_set_main_thread_spin_us(double us) {

@@ -1,37 +1,11 @@
 // The C API: thin wrappers that run the C++ algorithms on the C structs.
 #include "wsync/wsync.h"
 
-#include <cmath>
-#include <type_traits>
+#include "c_boundary.hpp"
 
-#include "wsync/mutex.hpp"
-#include "wsync/wait_group.hpp"
-
-namespace {
-
-// The C structs and the C++ classes must be interchangeable word for word.
-template <class C, class Cxx>
-constexpr bool kSameLayout = sizeof(C) == sizeof(Cxx) && alignof(C) == alignof(Cxx) &&
-                             std::is_standard_layout_v<C> && std::is_standard_layout_v<Cxx>;
-static_assert(kSameLayout<wsync_mutex_t, wsync::Mutex>, "wsync_mutex_t must match wsync::Mutex");
-static_assert(kSameLayout<wsync_wg_t, wsync::WaitGroup>, "wsync_wg_t must match wsync::WaitGroup");
-
-wsync::Mutex& as_mutex(wsync_mutex_t* m) {
-  if (m == nullptr) wsync::detail::fatal("wsync: NULL wsync_mutex_t");
-  return *reinterpret_cast<wsync::Mutex*>(m);
-}
-
-wsync::WaitGroup& as_wait_group(wsync_wg_t* wg) {
-  if (wg == nullptr) wsync::detail::fatal("wsync: NULL wsync_wg_t");
-  return *reinterpret_cast<wsync::WaitGroup*>(wg);
-}
-
-wsync::detail::Deadline deadline_after_ms(double ms) {
-  if (std::isnan(ms)) wsync::detail::fatal("wsync: timeout is NaN");
-  return wsync::detail::Deadline::after_ms(ms);
-}
-
-}  // namespace
+using wsync::detail::as_mutex;
+using wsync::detail::as_wait_group;
+using wsync::detail::deadline_after_ms;
 
 extern "C" {
 
