@@ -1,43 +1,34 @@
 // library_wsync.js: wsync's Emscripten JS library (linked by the wsync::wsync
-// target with --js-library). One primitive: wait on a word without blocking
-// the thread, then call back into C from the event loop. The lock and wait
-// algorithms stay in C++ (src/async_wasm.cpp); this only sleeps and wakes.
+// target with --js-library). It only sleeps and wakes; the lock and wait
+// algorithms stay in C++ (src/async_wasm.cpp, src/futex_wasm.cpp).
 
 mergeInto(LibraryManager.library, {
-  // Waits while the 32-bit word at `addr` holds `expected`, for at most
-  // `timeoutMs` (Infinity: no limit), without blocking this thread. Then calls
-  // the C function `cb(arg, timedOut)` on the event loop: timedOut is 1 only
-  // when no wake was consumed (the caller may simply wait again), 0 when woken
-  // or when the word already differed. Uses Atomics.waitAsync; polls with
-  // setTimeout and backoff where it is missing. Keeps the runtime (and Node)
-  // alive while pending.
-  wsync_js_wait_async__deps: ['$runtimeKeepalivePush', '$runtimeKeepalivePop', '$callUserCallback'],
-  wsync_js_wait_async__sig: 'viidii',
-  wsync_js_wait_async: function(addr, expected, timeoutMs, cb, arg) {
-    var index = addr >> 2;
-    runtimeKeepalivePush();
-    // A ref'd timer: in Node a pending waitAsync alone does not keep the process up.
+  // Waits while the 32-bit word at HEAP32[index] holds `expected`, for at
+  // most `timeoutMs` (Infinity: no limit), without blocking this thread, then
+  // calls onDone(timedOut) from the event loop (never synchronously):
+  // timedOut is 1 only when no wake was consumed, 0 when woken or when the
+  // word already differed. Atomics.waitAsync where the engine has it;
+  // elsewhere (Firefox before 145) a setTimeout poll backing off from 0 to
+  // 8 ms, which never registers as a waiter and so can swallow no wake.
+  // Holds a ref'd timer while pending: in Node a pending waitAsync alone
+  // does not keep the process up.
+  $wsyncWaitAsync: function(index, expected, timeoutMs, onDone) {
     var keepAlive = setInterval(function() {}, 1 << 30);
     function finish(timedOut) {
       clearInterval(keepAlive);
-      runtimeKeepalivePop();
-      callUserCallback(function() {
-        {{{ makeDynCall('vii', 'cb') }}}(arg, timedOut);
-      });
+      onDone(timedOut);
     }
     if (typeof Atomics.waitAsync === 'function') {
       var result = Atomics.waitAsync(HEAP32, index, expected, timeoutMs);
       if (!result.async) {
-        // Settled at once ('not-equal' or 'timed-out'): still call back later,
-        // never from inside the caller's stack.
+        // Settled at once ('not-equal' or 'timed-out'): report it later all
+        // the same, never from inside the caller's stack.
         Promise.resolve().then(function() { finish(result.value === 'timed-out' ? 1 : 0); });
       } else {
         result.value.then(function(value) { finish(value === 'timed-out' ? 1 : 0); });
       }
       return;
     }
-    // Fallback: poll the word, backing off from 0 to 8 ms. A poller is never
-    // registered as a waiter, so it cannot swallow a wake meant for another.
     var deadline = performance.now() + timeoutMs;
     var delay = 0;
     (function poll() {
@@ -47,5 +38,58 @@ mergeInto(LibraryManager.library, {
       setTimeout(poll, Math.min(delay, left));
       delay = Math.min(8, delay ? delay * 2 : 0.25);
     })();
+  },
+
+  // The async C API's sleep: wsyncWaitAsync on the word at `addr`, then the
+  // C function cb(arg, timedOut) on the event loop. Keeps the runtime alive
+  // while pending.
+  wsync_js_wait_async__deps: ['$wsyncWaitAsync', '$runtimeKeepalivePush', '$runtimeKeepalivePop',
+                              '$callUserCallback'],
+  wsync_js_wait_async__sig: 'viidii',
+  wsync_js_wait_async: function(addr, expected, timeoutMs, cb, arg) {
+    runtimeKeepalivePush();
+    wsyncWaitAsync(addr >> 2, expected, timeoutMs, function(timedOut) {
+      runtimeKeepalivePop();
+      callUserCallback(function() {
+        {{{ makeDynCall('vii', 'cb') }}}(arg, timedOut);
+      });
+    });
+  },
+
+  // Whether a blocking wait on this thread may suspend with Asyncify now:
+  // the program was linked with -sASYNCIFY and no suspension is in progress
+  // (a callback that runs while main() is suspended must not start another).
+  wsync_js_can_suspend__sig: 'i',
+#if ASYNCIFY
+  wsync_js_can_suspend__deps: ['$Asyncify'],
+  wsync_js_can_suspend: function() {
+    return Asyncify.currData === null && Asyncify.state === Asyncify.State.Normal ? 1 : 0;
+  },
+#else
+  wsync_js_can_suspend: function() { return 0; },
+#endif
+
+  // The blocking wait of the browser main thread under Asyncify: unwinds to
+  // the event loop, sleeps in wsyncWaitAsync, rewinds; returns 1 on timeout,
+  // 0 otherwise. The __asyncjs__ prefix puts it in every Asyncify build's
+  // list of async imports.
+  __asyncjs__wsync_js_suspend_wait__sig: 'iiid',
+#if ASYNCIFY
+  __asyncjs__wsync_js_suspend_wait__deps: ['$Asyncify', '$wsyncWaitAsync'],
+  __asyncjs__wsync_js_suspend_wait: function(addr, expected, timeoutMs) {
+    return Asyncify.handleSleep(function(wakeUp) {
+      wsyncWaitAsync(addr >> 2, expected, timeoutMs, wakeUp);
+    });
+  },
+#else
+  __asyncjs__wsync_js_suspend_wait: function() {
+    abort('wsync: __asyncjs__wsync_js_suspend_wait needs -sASYNCIFY');
+  },
+#endif
+
+  // One warning line on the console (the browser main thread's misuse note).
+  wsync_js_warn__sig: 'vi',
+  wsync_js_warn: function(message) {
+    console.warn(UTF8ToString(message));
   },
 });

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every wsync test: installs what is missing, builds native, native
-# under ThreadSanitizer, and wasm (tests run in Node), runs each suite, and
-# ends with one line: "N passed, N failed".
+# under ThreadSanitizer, and wasm (tests run in Node and in Chromium), runs
+# each suite, and ends with one line: "N passed, N failed".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -81,6 +81,8 @@ suite tsan build/tsan cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWSYNC_SANITIZE=t
 suite wasm build/wasm emcmake cmake -DCMAKE_BUILD_TYPE=Release
 # The JS module alone (worker_threads) and with the wasm build (interop).
 WSYNC_WASM_BUILD_DIR=build/wasm node_suite js tests/js/
+# Real Chromium (Playwright) on pages of the wasm build, served by serve.py.
+WSYNC_WASM_BUILD_DIR=build/wasm node_suite browser tests/browser/
 
 echo
 echo "== summary"

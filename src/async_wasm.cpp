@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "c_boundary.hpp"
+#include "main_thread_options.hpp"
 
 extern "C" void wsync_js_wait_async(const void* word, uint32_t expected, double timeout_ms,
                                     void (*callback)(void*, int), void* arg);
@@ -17,8 +18,6 @@ namespace wsync {
 namespace detail {
 
 namespace {
-
-double g_spin_us = 50;  // the main-thread spin budget
 
 struct AsyncWait {
   std::atomic<uint32_t>* word;
@@ -55,7 +54,7 @@ void sleep_on(AsyncWait* op, uint32_t expected) {
 
 // Load-only spin for up to the spin budget while the word is `busy`.
 uint32_t spin(const std::atomic<uint32_t>& word, uint32_t busy) {
-  const double stop = emscripten_get_now() + g_spin_us / 1000;
+  const double stop = emscripten_get_now() + main_thread_spin_us() / 1000;
   for (;;) {
     // Relaxed: a hint only; the RMW that follows acquires.
     const uint32_t s = word.load(std::memory_order_relaxed);
@@ -129,12 +128,6 @@ void wsync_mutex_lock_async(wsync_mutex_t* m, wsync_async_callback callback, voi
 
 void wsync_wg_wait_async(wsync_wg_t* wg, wsync_async_callback callback, void* user, double ms) {
   wsync::detail::start_async_wait(wsync::detail::as_wait_group(wg).native_word(), false, callback, user, ms);
-}
-
-double wsync_set_main_thread_spin_us(double us) {
-  const double previous = wsync::detail::g_spin_us;
-  if (us >= 0 && us < 1e6) wsync::detail::g_spin_us = us;
-  return previous;
 }
 
 }  // extern "C"

@@ -1,24 +1,37 @@
 // The WebAssembly backend of the wait/wake layer: memory.atomic.wait32 and
 // memory.atomic.notify on the shared WebAssembly.Memory.
 //
-// Where the calling agent is decides how it may wait:
+// Where the calling agent is decides how it may wait (asked per call: a read
+// of a wasm global, see wsync_thread_can_block):
 //   - a pthread / Web Worker: wait32 directly;
 //   - the main runtime thread where it may block (Node's main thread): wait32
 //     in slices, running Emscripten's queue of calls proxied to the main
 //     thread between slices (a pthread's printf is such a call: without this
 //     a main thread asleep on a wsync word and a printing pthread deadlock);
-//   - the browser main thread: wait32 traps there ("Atomics.wait cannot be
-//     called in this context"); wait_without_blocking() decides what to do.
+//   - the browser main thread, where wait32 traps: spin for the spin budget,
+//     then suspend on Atomics.waitAsync if the program has Asyncify, else
+//     poll, warning once (or aborting) past the threshold. See
+//     wsync/main_thread.h.
 #include <emscripten/threading.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
+#include "main_thread_options.hpp"
 #include "wsync/detail/futex.hpp"
+#include "wsync/main_thread.h"
 
-// Emscripten's own record of whether this thread may use Atomics.wait: a read
-// of a wasm global set when the thread starts (false only on the browser main
-// thread). It is what Emscripten's emscripten_futex_wait asks, so both agree.
-extern "C" int _emscripten_thread_supports_atomics_wait(void);
+// js/library_wsync.js. The suspending wait's import name starts with
+// __asyncjs__, which every Asyncify build lists among its async imports, so
+// a program linked with -sASYNCIFY instruments its callers with no flag of
+// the user's; without Asyncify it is never called (can_suspend says 0).
+extern "C" {
+int wsync_js_can_suspend(void);
+__attribute__((import_module("env"), import_name("__asyncjs__wsync_js_suspend_wait")))
+int wsync_js_suspend_wait(const void* word, uint32_t expected, double timeout_ms);
+void wsync_js_warn(const char* message);
+}
 
 namespace wsync {
 namespace detail {
@@ -34,22 +47,59 @@ int wait32(const std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout
                                              static_cast<int>(expected), timeout_ns);
 }
 
-// The seam for agents that may not block. Until the main-thread fallback
-// lands this polls the word (honouring the deadline), as Emscripten's own
-// main-thread futex wait does.
+double remaining_ms(Deadline deadline) {
+  return deadline.is_never() ? INFINITY : static_cast<double>(deadline.remaining_ns()) / 1e6;
+}
+
+// Once per program: the first wait that polls past the threshold says so.
+void report_blocked_main_thread(double threshold_ms) {
+  static std::atomic<bool> reported{false};
+  const bool abort_instead = main_thread_abort();
+  if (!abort_instead && reported.exchange(true, std::memory_order_relaxed)) return;
+  char line[200];
+  std::snprintf(line, sizeof line, kMainThreadBlockedFormat, threshold_ms);
+  if (abort_instead) fatal(line);
+  wsync_js_warn(line);
+}
+
+// The browser main thread. Same contract as futex_wait.
 bool wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected,
                            Deadline deadline) {
+  const double start = emscripten_get_now();
+  const double spin_end = start + main_thread_spin_us() / 1000;
+  const double warn_ms = main_thread_warn_ms();
+  bool spinning = true;
+  bool warned = false;
   for (;;) {
+    // Pthreads proxy work to this thread (and may wait for it): run it.
     emscripten_main_thread_process_queued_calls();
+    // Relaxed: a hint, as the word check inside wait32; the caller's own
+    // load or RMW after we return does the acquiring.
     if (word.load(std::memory_order_relaxed) != expected) return true;
     if (deadline.remaining_ns() == 0) return false;
+    const double now = emscripten_get_now();
+    if (spinning) {
+      if (now < spin_end) continue;
+      spinning = false;
+      if (wsync_js_can_suspend()) {
+        // Asyncify: this stack unwinds to the event loop and is rewound when
+        // the word is notified (or the time is up). A timeout consumed no
+        // wake; if it came a hair early the caller's loop waits again.
+        return wsync_js_suspend_wait(&word, expected, remaining_ms(deadline)) == 0 ||
+               deadline.remaining_ns() != 0;
+      }
+    }
+    if (!warned && now - start >= warn_ms) {
+      warned = true;
+      report_blocked_main_thread(warn_ms);
+    }
   }
 }
 
 }  // namespace
 
 bool futex_wait(const std::atomic<uint32_t>& word, uint32_t expected, Deadline deadline) noexcept {
-  if (!_emscripten_thread_supports_atomics_wait()) {
+  if (!wsync_thread_can_block()) {
     return wait_without_blocking(word, expected, deadline);
   }
   const bool main_runtime_thread = emscripten_is_main_runtime_thread();

@@ -82,6 +82,7 @@ void step2_locked(bool ok) {
 }  // namespace
 
 int main() {
+  check(wsync_thread_can_block(), "Node's main thread may block");
   check(wsync_set_main_thread_spin_us(0) == 50, "the spin budget defaults to 50 us");
   check(wsync_set_main_thread_spin_us(-1) == 0, "the budget was set to 0");
   check(wsync_set_main_thread_spin_us(20) == 0, "a negative budget is ignored");

@@ -1,7 +1,7 @@
 /* wsync/async.h: asynchronous waits for the browser main thread (wasm only).
  *
  * The browser main thread may not block. These calls never do: they spin
- * briefly (see wsync_set_main_thread_spin_us), then return at once and call
+ * briefly (the spin budget of wsync/main_thread.h), then return and call
  * `callback(user, ok)` later, from the same thread's event loop, with ok true
  * when the mutex was locked / the counter reached zero, false when `ms`
  * passed first. The callback always runs later, never inside the call.
@@ -12,6 +12,7 @@
 #ifndef WSYNC_ASYNC_H_
 #define WSYNC_ASYNC_H_
 
+#include "wsync/main_thread.h"
 #include "wsync/wsync.h"
 
 #ifdef __cplusplus
@@ -22,10 +23,6 @@ typedef void (*wsync_async_callback)(void* user, bool ok);
 
 void wsync_mutex_lock_async(wsync_mutex_t* m, wsync_async_callback callback, void* user, double ms);
 void wsync_wg_wait_async(wsync_wg_t* wg, wsync_async_callback callback, void* user, double ms);
-
-/* How long a wait on the browser main thread spins before it sleeps
- * asynchronously, in microseconds (default 50). Returns the previous value. */
-double wsync_set_main_thread_spin_us(double us);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,0 +1,107 @@
+// The browser main thread waiting on wsync words that pthreads hold: built
+// twice, with -sASYNCIFY (blocking calls suspend) and without (async API, or
+// spin-and-warn). main_thread.html drives it; tests/browser/main_thread.test.mjs
+// checks that the page kept painting and measures the wake latency.
+//
+// A pthread holds the Mutex (or owes the WaitGroup a done()) for `hold_ms`,
+// writes the time just before it unlocks, and the main thread records when it
+// resumed: resume - release is the notify-to-main-thread wake latency.
+#include <emscripten/emscripten.h>
+#include <pthread.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "wsync/async.h"
+#include "wsync/main_thread.h"
+#include "wsync/wsync.hpp"
+
+namespace {
+
+wsync::Mutex g_mutex;
+wsync::WaitGroup g_wg;
+std::atomic<int> g_holding{0};      // 1 once the pthread holds g_mutex
+std::atomic<double> g_released{0};  // emscripten_get_now() just before the release
+int g_hold_ms;
+
+void* hold_mutex(void*) {
+  g_mutex.lock();
+  g_holding.store(1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(g_hold_ms));
+  g_released.store(emscripten_get_now());
+  g_mutex.unlock();
+  g_holding.store(0);
+  return nullptr;
+}
+
+void* finish_work(void*) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(g_hold_ms));
+  g_released.store(emscripten_get_now());
+  g_wg.done();
+  return nullptr;
+}
+
+void start(void* (*body)(void*), int hold_ms) {
+  g_hold_ms = hold_ms;
+  pthread_t t;
+  pthread_create(&t, nullptr, body, nullptr);
+  pthread_detach(t);
+}
+
+// Reports to the page: whether the wait succeeded and the wake latency.
+EM_JS(void, report, (int ok, double latency_ms), { Module.onResult(!!ok, latency_ms); });
+
+void resumed(bool ok) {
+  report(ok, emscripten_get_now() - g_released.load());
+}
+
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE int mt_can_block() { return wsync_thread_can_block(); }
+EMSCRIPTEN_KEEPALIVE void* mt_mutex() { return &g_mutex; }
+EMSCRIPTEN_KEEPALIVE void* mt_wait_group() { return &g_wg; }
+EMSCRIPTEN_KEEPALIVE int mt_holding() { return g_holding.load(); }
+EMSCRIPTEN_KEEPALIVE double mt_set_spin_us(double us) { return wsync_set_main_thread_spin_us(us); }
+EMSCRIPTEN_KEEPALIVE double mt_set_warn_ms(double ms) { return wsync_set_main_thread_warn_ms(ms); }
+EMSCRIPTEN_KEEPALIVE int mt_set_abort(int on) { return wsync_set_main_thread_abort(on != 0); }
+
+// A pthread takes the mutex and holds it for hold_ms (poll mt_holding()).
+EMSCRIPTEN_KEEPALIVE void mt_hold_mutex(int hold_ms) { start(hold_mutex, hold_ms); }
+
+// A pthread owes the WaitGroup one done(), after hold_ms.
+EMSCRIPTEN_KEEPALIVE void mt_owe_done(int hold_ms) {
+  g_wg.add(1);
+  start(finish_work, hold_ms);
+}
+
+// The async API: returns at once, reports from the event loop.
+EMSCRIPTEN_KEEPALIVE void mt_lock_async(double timeout_ms) {
+  g_mutex.lock_async(
+      [](bool ok) {
+        resumed(ok);
+        if (ok) g_mutex.unlock();
+      },
+      timeout_ms);
+}
+
+EMSCRIPTEN_KEEPALIVE void mt_wait_async(double timeout_ms) { g_wg.wait_async(resumed, timeout_ms); }
+
+// The blocking API. With Asyncify call these through ccall(..., {async: true}):
+// they suspend. Without it they spin (and warn once past the threshold).
+EMSCRIPTEN_KEEPALIVE int mt_lock_sync(double timeout_ms) {
+  const bool ok = g_mutex.try_lock_for(std::chrono::duration<double, std::milli>(timeout_ms));
+  resumed(ok);
+  if (ok) g_mutex.unlock();
+  return ok;
+}
+
+EMSCRIPTEN_KEEPALIVE int mt_wait_sync(double timeout_ms) {
+  const bool ok = g_wg.wait_for(std::chrono::duration<double, std::milli>(timeout_ms));
+  resumed(ok);
+  return ok;
+}
+
+}  // extern "C"
