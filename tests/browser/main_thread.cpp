@@ -24,6 +24,8 @@ wsync::WaitGroup g_wg;
 std::atomic<int> g_holding{0};      // 1 once the pthread holds g_mutex
 std::atomic<double> g_released{0};  // emscripten_get_now() just before the release
 int g_hold_ms;
+int g_counter;  // guarded by g_mutex, in C++ and in JS alike
+int g_iterations;
 
 void* hold_mutex(void*) {
   g_mutex.lock();
@@ -38,6 +40,16 @@ void* hold_mutex(void*) {
 void* finish_work(void*) {
   std::this_thread::sleep_for(std::chrono::milliseconds(g_hold_ms));
   g_released.store(emscripten_get_now());
+  g_wg.done();
+  return nullptr;
+}
+
+void* increment(void*) {
+  for (int i = 0; i < g_iterations; ++i) {
+    g_mutex.lock();
+    g_counter = g_counter + 1;  // a plain read-modify-write: only the lock protects it
+    g_mutex.unlock();
+  }
   g_wg.done();
   return nullptr;
 }
@@ -75,6 +87,16 @@ EMSCRIPTEN_KEEPALIVE void mt_hold_mutex(int hold_ms) { start(hold_mutex, hold_ms
 EMSCRIPTEN_KEEPALIVE void mt_owe_done(int hold_ms) {
   g_wg.add(1);
   start(finish_work, hold_ms);
+}
+
+EMSCRIPTEN_KEEPALIVE void* mt_counter() { return &g_counter; }
+
+// `threads` pthreads add 1 to the counter `iterations` times each under the
+// mutex, then done() the WaitGroup (which this adds `threads` to).
+EMSCRIPTEN_KEEPALIVE void mt_increments(int threads, int iterations) {
+  g_iterations = iterations;
+  g_wg.add(threads);
+  for (int i = 0; i < threads; ++i) start(increment, 0);
 }
 
 // The async API: returns at once, reports from the event loop.

@@ -184,6 +184,41 @@ test("JS on the page: wsync.mjs refuses to block the main thread and awaits a C+
   await page.close();
 });
 
+test("browser Web Workers, C++ pthreads and the main thread keep one count under one C++ Mutex", async () => {
+  const { page, pageErrors } = await load("plain");
+  const outcome = await page.evaluate(async () => {
+    const { Mutex, WaitGroup } = await import("./wsync.mjs");
+    const iterations = 5000;
+    const memory = wasmMemory; // the module's shared WebAssembly.Memory
+    const [mutexPtr, counterPtr, wgPtr] = [Module._mt_mutex(), Module._mt_counter(), Module._mt_wait_group()];
+    const wg = WaitGroup.at(memory, wgPtr);
+    wg.add(2); // two JS workers
+    Module._mt_increments(2, iterations); // two C++ pthreads (adds its own 2)
+    const workers = [0, 1].map(() => {
+      const w = new Worker("./js_worker.mjs", { type: "module" });
+      const replied = new Promise((resolve) => (w.onmessage = (e) => resolve(e.data)));
+      w.postMessage({ memory, mutexPtr, counterPtr, wgPtr, iterations });
+      return replied;
+    });
+    const m = Mutex.at(memory, mutexPtr);
+    const heap = new Int32Array(memory.buffer);
+    for (let i = 0; i < iterations; ++i) {
+      await m.lockAsync(); // the main thread takes part without blocking
+      heap[counterPtr >> 2] += 1;
+      m.unlock();
+    }
+    const zero = await wg.waitAsync(30_000);
+    const replies = await Promise.all(workers);
+    return { zero, total: heap[counterPtr >> 2], expected: 5 * iterations, mutex: heap[mutexPtr >> 2], replies };
+  });
+  assert.equal(outcome.zero, true);
+  assert.equal(outcome.total, outcome.expected);
+  assert.equal(outcome.mutex, 0, "the Mutex is back to UNLOCKED");
+  assert.deepEqual(outcome.replies, [{ canBlock: true }, { canBlock: true }], "a Web Worker may block");
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
 test("wake latency from a pthread's notify to the main thread resuming", async () => {
   const rounds = 40;
   const figures = {};
