@@ -46,12 +46,9 @@ bool futex_wait(const std::atomic<uint32_t>& word, uint32_t expected, Deadline d
   }
 }
 
-void futex_wake_one(const std::atomic<uint32_t>& word) noexcept {
-  futex(word, FUTEX_WAKE_PRIVATE, 1, nullptr);
-}
-
-void futex_wake_all(const std::atomic<uint32_t>& word) noexcept {
-  futex(word, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr);
+void futex_wake(const std::atomic<uint32_t>& word, uint32_t count) noexcept {
+  // FUTEX_WAKE takes a signed int; INT_MAX is the kernel's "everyone".
+  futex(word, FUTEX_WAKE_PRIVATE, count > INT_MAX ? INT_MAX : count, nullptr);
 }
 
 }  // namespace detail

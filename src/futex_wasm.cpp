@@ -120,14 +120,10 @@ bool futex_wait(const std::atomic<uint32_t>& word, uint32_t expected, Deadline d
   }
 }
 
-void futex_wake_one(const std::atomic<uint32_t>& word) noexcept {
+void futex_wake(const std::atomic<uint32_t>& word, uint32_t count) noexcept {
   auto* address = const_cast<std::atomic<uint32_t>*>(&word);
-  __builtin_wasm_memory_atomic_notify(reinterpret_cast<int*>(address), 1);
-}
-
-void futex_wake_all(const std::atomic<uint32_t>& word) noexcept {
-  auto* address = const_cast<std::atomic<uint32_t>*>(&word);
-  __builtin_wasm_memory_atomic_notify(reinterpret_cast<int*>(address), 0xffff'ffffu);
+  // memory.atomic.notify's count is unsigned: UINT32_MAX means "everyone".
+  __builtin_wasm_memory_atomic_notify(reinterpret_cast<int*>(address), count);
 }
 
 }  // namespace detail

@@ -1,55 +1,16 @@
-// wsync::Mutex slow paths: the bounded spin, the sleep, the wake, misuse.
+// wsync::Mutex slow paths (the lock loop is src/mutex_waiter.hpp), misuse,
+// and the wsync_mutex_* C API.
 #include "wsync/mutex.hpp"
+
+#include "async.hpp"
+#include "c_boundary.hpp"
+#include "mutex_waiter.hpp"
 
 namespace wsync {
 
-namespace {
-
-// Load-only spin budget before sleeping. A held lock is often released within
-// a few hundred cycles; sleeping costs a syscall (native) or a trip through
-// the engine's wait queue (wasm) on both sides. Loads, not CASes, keep the
-// cache line shared while the owner finishes ("easier on the caches").
-constexpr int kSpinLimit = 100;
-
-// Spins while the mutex is LOCKED with no sleepers, at most kSpinLimit times;
-// returns the last state seen. Stops at once on UNLOCKED (try to take it) or
-// CONTENDED (others already sleep: spinning further only delays our turn).
-uint32_t spin(const std::atomic<uint32_t>& state) noexcept {
-  for (int i = 0;; ++i) {
-    // Relaxed: only a hint; the CAS or swap that follows does the acquiring.
-    const uint32_t s = state.load(std::memory_order_relaxed);
-    if (s != Mutex::kLocked || i == kSpinLimit) return s;
-    detail::spin_pause();
-  }
-}
-
-}  // namespace
-
-bool Mutex::lock_contended(detail::Deadline deadline) noexcept {
-  uint32_t s = spin(state_);
-
-  // Free after spinning: take it the cheap way, without marking contention.
-  if (s == kUnlocked) {
-    // Acquire on success, as in try_lock(); on failure s gets the new state.
-    if (state_.compare_exchange_strong(s, kLocked, std::memory_order_acquire,
-                                       std::memory_order_relaxed)) {
-      return true;
-    }
-  }
-
-  for (;;) {
-    if (s > kContended) detail::fatal("wsync: corrupted Mutex word");
-    // Announce a sleeper by storing CONTENDED. If the swap finds the mutex
-    // free we own it; we leave CONTENDED behind because other sleepers may
-    // exist, which costs at most one unneeded wake. Acquire: pairs with the
-    // release in unlock().
-    if (s != kContended && state_.exchange(kContended, std::memory_order_acquire) == kUnlocked) {
-      return true;
-    }
-    // Sleep while the word is CONTENDED; any unlock changes it to 0 first.
-    if (!detail::futex_wait(state_, kContended, deadline)) return false;  // timed out
-    s = spin(state_);
-  }
+bool Mutex::lock_contended(detail::Deadline deadline, bool as_contended) noexcept {
+  detail::MutexWaiter waiter(state_, deadline, as_contended);
+  return detail::wait_blocking(waiter);
 }
 
 void Mutex::unlock_slow(uint32_t previous) noexcept {
@@ -66,3 +27,29 @@ void Mutex::unlock_slow(uint32_t previous) noexcept {
 }
 
 }  // namespace wsync
+
+using wsync::detail::as_cxx;
+using wsync::detail::deadline_after_ms;
+
+extern "C" {
+
+void wsync_mutex_lock(wsync_mutex_t* m) { as_cxx(m).lock(); }
+
+bool wsync_mutex_trylock(wsync_mutex_t* m) { return as_cxx(m).try_lock(); }
+
+bool wsync_mutex_lock_timeout(wsync_mutex_t* m, double ms) {
+  wsync::Mutex& mutex = as_cxx(m);
+  return mutex.try_lock_until_deadline(deadline_after_ms(ms));
+}
+
+void wsync_mutex_unlock(wsync_mutex_t* m) { as_cxx(m).unlock(); }
+
+#ifdef __EMSCRIPTEN__
+void wsync_mutex_lock_async(wsync_mutex_t* m, wsync_async_callback callback, void* user, double ms) {
+  wsync::Mutex& mutex = as_cxx(m);
+  wsync::detail::start_async(wsync::detail::MutexWaiter(mutex.native_word(), deadline_after_ms(ms)),
+                             callback, user);
+}
+#endif
+
+}  // extern "C"

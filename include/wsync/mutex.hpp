@@ -22,6 +22,7 @@
 //   lock:   0 -> 1 by CAS (fast path); otherwise spin briefly (loads only),
 //           then swap in 2 and sleep while the word is 2. A swap that returns
 //           0 acquires the lock (leaving 2: there may be other sleepers).
+//           After a sleep only the swap may take it, never the 0 -> 1 CAS.
 //   unlock: swap in 0; only if the old value was 2, wake one sleeper.
 //           Old value 0 is misuse ("wsync: unlock of unlocked Mutex"),
 //           any value above 2 is a corrupted word; both abort.
@@ -57,6 +58,8 @@
 #endif
 
 namespace wsync {
+
+class CondVar;
 
 class Mutex {
  public:
@@ -116,8 +119,12 @@ class Mutex {
   std::atomic<uint32_t>& native_word() noexcept { return state_; }
 
  private:
-  // Out of line and cold: spin, then sleep. Returns false only on timeout.
-  bool lock_contended(detail::Deadline deadline) noexcept;
+  friend class CondVar;
+
+  // Out of line and cold: spin, then sleep (src/mutex_waiter.hpp). Returns
+  // false only on timeout. `as_contended`: take it only as CONTENDED, as a
+  // sleeper would (CondVar's relock after a wait).
+  bool lock_contended(detail::Deadline deadline, bool as_contended = false) noexcept;
   // previous == kContended: wake one sleeper; anything else is misuse.
   void unlock_slow(uint32_t previous) noexcept;
 

@@ -13,7 +13,7 @@
 // A counter of outstanding work. add(n) before handing out n pieces of work;
 // each piece calls done(); wait() returns once the counter is zero.
 //
-// Word layout (32 bits):
+// Word layout (32 bits, shared with Latch: wsync/detail/counter_word.hpp):
 //
 //   | bit 31  | bits 30..0                       |
 //   |---------|----------------------------------|
@@ -27,8 +27,8 @@
 //   | WAITERS | 0    | never stored: the add() that reaches zero clears   |
 //   |                | WAITERS in the same CAS and then wakes every waiter |
 //
-//   wait():  while counter > 0: set WAITERS (CAS), sleep while the word is
-//            unchanged, reload.
+//   wait():  while counter > 0: set WAITERS (CAS), spin briefly, sleep while
+//            the word is unchanged, reload.
 //   add(d):  CAS loop; counter + d < 0 is misuse and aborts with
 //            "wsync: negative WaitGroup counter" before anything is stored.
 //            Reaching 0 stores 0 and, only if WAITERS was set, wakes all.
@@ -53,6 +53,7 @@
 #include <chrono>
 #include <cstdint>
 
+#include "wsync/detail/counter_word.hpp"
 #include "wsync/detail/futex.hpp"
 #ifdef __EMSCRIPTEN__
 #include <cmath>
@@ -64,8 +65,8 @@ namespace wsync {
 
 class WaitGroup {
  public:
-  static constexpr uint32_t kWaiters = 0x8000'0000u;      // bit 31: sleepers possible
-  static constexpr uint32_t kCounterMask = 0x7fff'ffffu;  // bits 30..0: the counter
+  static constexpr uint32_t kWaiters = detail::kCounterWaiters;  // bit 31: sleepers possible
+  static constexpr uint32_t kCounterMask = detail::kCounterMask;  // bits 30..0: the counter
 
   constexpr WaitGroup() noexcept = default;
   WaitGroup(const WaitGroup&) = delete;

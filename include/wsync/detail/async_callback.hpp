@@ -10,11 +10,11 @@
 namespace wsync {
 namespace detail {
 
-// Moves `callback` to the heap, starts `start(object, ...)`, and calls the
-// callback once (then frees it) when the C call reports its result.
-template <class Callback, class CObject>
-void start_async(void (*start)(CObject*, wsync_async_callback, void*, double), CObject* object,
-                 Callback callback, double timeout_ms) {
+// Moves `callback` to the heap, calls `start(object, trampoline, held,
+// timeout_ms)` (a C async function, or a lambda that forwards to one), and
+// calls the callback once with the result, then frees it.
+template <class Start, class CObject, class Callback>
+void start_async(Start start, CObject* object, Callback callback, double timeout_ms) {
   auto* held = new Callback(std::move(callback));
   start(
       object,

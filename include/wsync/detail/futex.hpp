@@ -96,11 +96,11 @@ class Deadline {
 // loop and re-check their word).
 bool futex_wait(const std::atomic<uint32_t>& word, uint32_t expected, Deadline deadline) noexcept;
 
-// Wakes at most one agent blocked in futex_wait on `word`.
-void futex_wake_one(const std::atomic<uint32_t>& word) noexcept;
+// Wakes at most `count` agents blocked in futex_wait on `word`.
+void futex_wake(const std::atomic<uint32_t>& word, uint32_t count) noexcept;
 
-// Wakes every agent blocked in futex_wait on `word`.
-void futex_wake_all(const std::atomic<uint32_t>& word) noexcept;
+inline void futex_wake_one(const std::atomic<uint32_t>& word) noexcept { futex_wake(word, 1); }
+inline void futex_wake_all(const std::atomic<uint32_t>& word) noexcept { futex_wake(word, UINT32_MAX); }
 
 // Reports misuse and aborts: writes `message` and a newline to stderr, then
 // calls abort(). Every message starts with "wsync: " and is tested verbatim.

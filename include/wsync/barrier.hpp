@@ -1,0 +1,200 @@
+// wsync/barrier.hpp: a reusable phase barrier, shaped like std::barrier.
+//
+// Synopsis
+//   template <class CompletionFunction = wsync::NoCompletion>
+//   class wsync::Barrier {
+//     class arrival_token;
+//     static constexpr ptrdiff_t max() noexcept;               // 2^31 - 1
+//     constexpr explicit Barrier(ptrdiff_t expected, CompletionFunction f = {});
+//     [[nodiscard]] arrival_token arrive(ptrdiff_t update = 1);
+//     void wait(arrival_token&& token) const;
+//     [[nodiscard]] bool wait_for(arrival_token&&, const std::chrono::duration&) const;   // extension
+//     void arrive_and_wait();
+//     void arrive_and_drop();
+//     void wait_async(arrival_token&&, callback, double timeout_ms = INFINITY) const;  // wasm
+//     void arrive_and_wait_async(callback);                                              // wasm
+//   };
+//
+// Each phase, `expected` participants arrive; the arrival that completes the
+// phase runs the completion function (on its own thread, exactly once per
+// phase, before anyone is released), resets the count, and starts the next
+// phase, waking the waiters. Reusable for any number of phases.
+//
+// Three 32-bit words (the completion function, if any, follows them):
+//
+//   | word | name      | meaning                                              |
+//   |------|-----------|------------------------------------------------------|
+//   | 0    | phase     | bit 31 WAITERS (sleepers possible), bits 30..0 the   |
+//   |      |           | phase number (wraps); waiters sleep on this word     |
+//   | 1    | remaining | arrivals still missing in this phase                 |
+//   | 2    | expected  | participants of the next phase (arrive_and_drop: -1) |
+//
+//   arrive(n): token = phase; CAS remaining -> remaining - n, refused before
+//              anything is stored if n exceeds it ("wsync: Barrier
+//              over-arrival"); the arrival reaching 0 runs the completion,
+//              stores remaining = expected, then phase + 1 (clearing WAITERS)
+//              and wakes everyone if WAITERS was set.
+//   wait(token): while the phase number is the token's: set WAITERS (CAS),
+//              sleep while the word is unchanged.
+//
+// Happens-before promise: everything each participant did before arriving
+// in a phase is visible to the completion function, and everything before
+// the phase completes (the completion included) is visible to every
+// participant after its wait() for that phase returns.
+//
+// Where it may be called: arrive and arrive_and_drop anywhere (they never
+// block); wait on the browser main thread as every wsync wait (docs/abi.md).
+//
+// Lifetime: constexpr-constructible; may be destroyed once no participant
+// can arrive or wait any more. Not copyable, not movable.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "wsync/detail/futex.hpp"
+#ifdef __EMSCRIPTEN__
+#include <cmath>
+
+#include "wsync/detail/async_callback.hpp"
+#endif
+
+namespace wsync {
+
+// The default completion function: nothing.
+struct NoCompletion {
+  void operator()() const noexcept {}
+};
+
+namespace detail {
+
+// The words of every Barrier<F> (and of wsync_barrier_t), with the parts of
+// the algorithm that do not depend on the completion function.
+class BarrierWords {
+ public:
+  static constexpr uint32_t kWaiters = 0x8000'0000u;    // bit 31 of `phase`
+  static constexpr uint32_t kPhaseMask = 0x7fff'ffffu;  // bits 30..0 of `phase`
+
+  constexpr explicit BarrierWords(ptrdiff_t expected) noexcept
+      : phase_(0), remaining_(checked(expected)), expected_(static_cast<uint32_t>(expected)) {}
+
+  struct Arrival {
+    uint32_t phase;  // the phase arrived in
+    bool last;       // this arrival completed it: run the completion, then complete()
+  };
+  Arrival arrive(ptrdiff_t update) noexcept;
+  void complete(uint32_t phase) noexcept;  // reset the count, start the next phase, wake
+  void drop() noexcept;                    // one participant fewer from the next phase on
+  bool wait_until_deadline(uint32_t phase, Deadline deadline) noexcept;
+
+  std::atomic<uint32_t>& phase_word() noexcept { return phase_; }
+
+ private:
+  static constexpr uint32_t checked(ptrdiff_t expected) noexcept {
+    if (expected < 0 || expected > static_cast<ptrdiff_t>(kPhaseMask)) fatal("wsync: Barrier count out of range");
+    return static_cast<uint32_t>(expected);
+  }
+
+  std::atomic<uint32_t> phase_;
+  std::atomic<uint32_t> remaining_;
+  std::atomic<uint32_t> expected_;
+};
+
+static_assert(sizeof(BarrierWords) == 12 && alignof(BarrierWords) == 4, "three 32-bit words");
+
+}  // namespace detail
+
+template <class CompletionFunction = NoCompletion>
+class Barrier {
+  static_assert(std::is_nothrow_invocable_v<CompletionFunction&>,
+                "a Barrier's completion function must be invocable with no arguments and noexcept");
+
+ public:
+  class [[nodiscard]] arrival_token {
+   public:
+    arrival_token(arrival_token&&) noexcept = default;
+    arrival_token& operator=(arrival_token&&) noexcept = default;
+
+   private:
+    friend class Barrier;
+    explicit arrival_token(uint32_t phase) noexcept : phase_(phase) {}
+    uint32_t phase_;
+  };
+
+  static constexpr ptrdiff_t max() noexcept { return detail::BarrierWords::kPhaseMask; }
+
+  // A count outside 0 .. max() is misuse: a compile error in a constant
+  // expression, "wsync: Barrier count out of range" at run time.
+  constexpr explicit Barrier(ptrdiff_t expected, CompletionFunction f = CompletionFunction()) noexcept(
+      std::is_nothrow_move_constructible_v<CompletionFunction>)
+      : words_(expected), completion_(std::move(f)) {}
+  Barrier(const Barrier&) = delete;
+  Barrier& operator=(const Barrier&) = delete;
+
+  [[nodiscard]] arrival_token arrive(ptrdiff_t update = 1) noexcept {
+    const detail::BarrierWords::Arrival a = words_.arrive(update);
+    if (a.last) {
+      completion_();
+      words_.complete(a.phase);
+    }
+    return arrival_token(a.phase);
+  }
+
+  void wait(arrival_token&& token) const noexcept {
+    (void)words_.wait_until_deadline(token.phase_, detail::Deadline::never());
+  }
+
+  // wsync extensions: false if the phase did not complete in time.
+  template <class Rep, class Period>
+  [[nodiscard]] bool wait_for(arrival_token&& token, const std::chrono::duration<Rep, Period>& timeout) const noexcept {
+    return words_.wait_until_deadline(token.phase_, detail::Deadline::after(timeout));
+  }
+  template <class Clock, class Duration>
+  [[nodiscard]] bool wait_until(arrival_token&& token, const std::chrono::time_point<Clock, Duration>& t) const noexcept {
+    return words_.wait_until_deadline(token.phase_, detail::Deadline::at(t));
+  }
+
+  void arrive_and_wait() noexcept { wait(arrive()); }
+
+  void arrive_and_drop() noexcept {
+    // First: if this arrival completes the phase, the reset must see it.
+    words_.drop();
+    (void)arrive();
+  }
+
+#ifdef __EMSCRIPTEN__
+  // Waits for the token's phase without blocking (wasm only): returns at
+  // once, then calls callback(bool completed) from this thread's event loop,
+  // false if `timeout_ms` passed first. See wsync/async.h.
+  template <class Callback>
+  void wait_async(arrival_token&& token, Callback callback, double timeout_ms = INFINITY) const {
+    const uint32_t phase = token.phase_;
+    detail::start_async(
+        [phase](wsync_barrier_t* b, wsync_async_callback cb, void* user, double ms) {
+          wsync_barrier_wait_async(b, phase, cb, user, ms);
+        },
+        reinterpret_cast<wsync_barrier_t*>(&words_), std::move(callback),
+        timeout_ms);
+  }
+  template <class Callback>
+  void arrive_and_wait_async(Callback callback) {
+    wait_async(arrive(), std::move(callback));
+  }
+#endif
+
+  // The words, for the C API, the JS glue and tests.
+  std::atomic<uint32_t>& native_word() noexcept { return words_.phase_word(); }
+
+ private:
+  // First: a Barrier's address is its words' (JavaScript, C). mutable:
+  // wait() is const, as std::barrier's; the WAITERS bit it may set is
+  // bookkeeping, not part of the barrier's state.
+  mutable detail::BarrierWords words_;
+  CompletionFunction completion_;
+};
+
+}  // namespace wsync

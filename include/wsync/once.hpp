@@ -1,0 +1,124 @@
+// wsync/once.hpp: run something exactly once, shaped like std::once_flag
+// and std::call_once.
+//
+// Synopsis
+//   class wsync::Once {
+//     constexpr Once() noexcept;
+//     [[nodiscard]] bool is_complete() const noexcept;
+//   };
+//   template <class F, class... Args> void wsync::call_once(Once&, F&& f, Args&&... args);
+//   template <class F, class Done> void wsync::call_once_async(Once&, F f, Done done);   // wasm
+//
+// Exactly one caller runs f; the others wait until it has returned, then
+// return without running it. If f throws, the Once goes back to INCOMPLETE,
+// the exception propagates to that caller, and one of the waiters (or a
+// later caller) runs f instead, as with std::call_once.
+//
+// One 32-bit word (after Rust's futex Once):
+//
+//   | value | name        | meaning                                        |
+//   |-------|-------------|------------------------------------------------|
+//   | 0     | INCOMPLETE  | f has not run (or threw): the next caller runs it |
+//   | 1     | RUNNING     | a caller is running f, nobody waits            |
+//   | 2     | QUEUED      | a caller is running f, others may sleep        |
+//   | 3     | COMPLETE    | f returned: every call returns at once         |
+//   | other | (corrupted) | reported: "wsync: corrupted Once word"         |
+//
+//   call:  COMPLETE (acquire load) -> return (the fast path). INCOMPLETE ->
+//          CAS to RUNNING and run f. RUNNING -> CAS to QUEUED, sleep while
+//          QUEUED. After f: swap in COMPLETE (or INCOMPLETE if it threw);
+//          wake everyone only if the old value was QUEUED.
+//
+// Happens-before: f's return (and everything before it) happens-before every
+// call_once that returns without running f.
+//
+// Where it may be called: call_once anywhere it may have to wait (it waits
+// while another agent runs f): as every wsync wait (docs/abi.md); on the
+// browser main thread use call_once_async.
+//
+// Lifetime: constexpr-constructible; may be destroyed once no call is in
+// progress. Not copyable, not movable. f must not call_once the same Once.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <utility>
+
+#include "wsync/detail/futex.hpp"
+#ifdef __EMSCRIPTEN__
+#include "wsync/async.h"
+#endif
+
+namespace wsync {
+
+class Once {
+ public:
+  static constexpr uint32_t kIncomplete = 0;  // f not run yet (or threw)
+  static constexpr uint32_t kRunning = 1;     // f running, nobody waits
+  static constexpr uint32_t kQueued = 2;      // f running, sleepers possible
+  static constexpr uint32_t kComplete = 3;    // f returned
+
+  constexpr Once() noexcept = default;
+  Once(const Once&) = delete;
+  Once& operator=(const Once&) = delete;
+
+  [[nodiscard]] bool is_complete() const noexcept {
+    // Acquire: pairs with the release that stored COMPLETE, so what f did is
+    // visible to the caller that sees it.
+    return state_.load(std::memory_order_acquire) == kComplete;
+  }
+
+  // The slow path's two halves (also used by the C API and call_once_async):
+  // begin() waits while another caller runs f; true means "you run f now"
+  // (the word is RUNNING or QUEUED), false that f has completed. Then the
+  // runner calls finish(true) after f returned, finish(false) if it threw.
+  bool begin() noexcept;
+  void finish(bool completed) noexcept;
+
+  // The raw word, for the C API, the JS glue and tests.
+  std::atomic<uint32_t>& native_word() noexcept { return state_; }
+
+ private:
+  std::atomic<uint32_t> state_{kIncomplete};
+};
+
+static_assert(sizeof(Once) == 4 && alignof(Once) == 4,
+              "wsync::Once must be one 32-bit word: JavaScript addresses it as ptr >> 2");
+
+template <class F, class... Args>
+void call_once(Once& once, F&& f, Args&&... args) {
+  if (once.is_complete() || !once.begin()) return;
+  // Back to INCOMPLETE if f throws (the guard runs during unwinding), else
+  // COMPLETE; either way the sleepers are woken.
+  struct Finish {
+    Once& once;
+    bool completed = false;
+    ~Finish() { once.finish(completed); }
+  } finish{once};
+  std::invoke(std::forward<F>(f), std::forward<Args>(args)...);
+  finish.completed = true;
+}
+
+#ifdef __EMSCRIPTEN__
+// Without blocking (wasm only): returns at once; later, from this thread's
+// event loop, runs f there if nobody has (or waits, asynchronously, for the
+// agent that runs it), then calls done(). See wsync/async.h.
+template <class F, class Done>
+void call_once_async(Once& once, F f, Done done) {
+  struct Held {
+    F f;
+    Done done;
+  };
+  auto* held = new Held{std::move(f), std::move(done)};
+  wsync_call_once_async(
+      reinterpret_cast<wsync_once_t*>(&once), [](void* h) { static_cast<Held*>(h)->f(); }, held,
+      [](void* h, bool) {
+        static_cast<Held*>(h)->done();
+        delete static_cast<Held*>(h);
+      },
+      held);
+}
+#endif
+
+}  // namespace wsync

@@ -1,0 +1,123 @@
+// wsync::Barrier's words (the phase algorithm) and the wsync_barrier_* C API.
+#include "wsync/barrier.hpp"
+
+#include <new>
+
+#include "async.hpp"
+#include "c_boundary.hpp"
+#include "waiters_bit.hpp"
+
+namespace wsync {
+namespace detail {
+
+static_assert(BarrierWords::kWaiters == kWaitersBit, "the phase word's WAITERS is the shared bit 31");
+
+namespace {
+
+struct PhaseIsNot {
+  uint32_t token;
+  bool operator()(uint32_t phase) const noexcept { return phase != token; }
+};
+
+using BarrierWaiter = WaitersBitWaiter<PhaseIsNot>;
+
+}  // namespace
+
+BarrierWords::Arrival BarrierWords::arrive(ptrdiff_t update) noexcept {
+  if (update < 1) fatal("wsync: Barrier arrive() count must be at least 1");
+  // Relaxed: the phase cannot move on before this arrival (it is one of the
+  // arrivals the phase waits for), so any load reads the current phase.
+  const uint32_t phase = phase_.load(std::memory_order_relaxed) & kPhaseMask;
+  uint32_t r = remaining_.load(std::memory_order_relaxed);
+  do {
+    // Checked before anything is stored: misuse never changes the count.
+    if (update > static_cast<ptrdiff_t>(r)) fatal("wsync: Barrier over-arrival");
+    // acq_rel: release publishes what this participant did before arriving;
+    // the arrival reaching zero acquires every earlier one (their RMWs form
+    // one release sequence), so the completion function sees it all.
+  } while (!remaining_.compare_exchange_weak(r, r - static_cast<uint32_t>(update), std::memory_order_acq_rel,
+                                             std::memory_order_relaxed));
+  return {phase, update == static_cast<ptrdiff_t>(r)};
+}
+
+void BarrierWords::complete(uint32_t phase) noexcept {
+  // Relaxed: arrive_and_drop's decrement was sequenced before its arrival,
+  // which our final arrival acquired. The store is published by the release
+  // below: participants arrive in the next phase only after seeing it.
+  remaining_.store(expected_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  // Release: the completion and the reset happen-before every waiter's
+  // acquire load of the new phase. Clearing WAITERS here means the next
+  // phase notifies nobody unless somebody sleeps again.
+  const uint32_t old = phase_.exchange((phase + 1) & kPhaseMask, std::memory_order_release);
+  if ((old & kWaiters) != 0) futex_wake_all(phase_);
+}
+
+void BarrierWords::drop() noexcept {
+  uint32_t e = expected_.load(std::memory_order_relaxed);
+  do {
+    if (e == 0) fatal("wsync: Barrier over-arrival");
+  } while (!expected_.compare_exchange_weak(e, e - 1, std::memory_order_relaxed));
+}
+
+bool BarrierWords::wait_until_deadline(uint32_t phase, Deadline deadline) noexcept {
+  BarrierWaiter waiter(phase_, PhaseIsNot{phase}, deadline);
+  return wait_blocking(waiter);
+}
+
+}  // namespace detail
+}  // namespace wsync
+
+using wsync::detail::as_cxx;
+using wsync::detail::deadline_after_ms;
+
+extern "C" {
+
+void wsync_barrier_init(wsync_barrier_t* barrier, ptrdiff_t count) {
+  wsync::detail::BarrierWords& b = as_cxx(barrier);
+  new (&b) wsync::detail::BarrierWords(count);
+}
+
+wsync_barrier_token_t wsync_barrier_arrive(wsync_barrier_t* barrier, ptrdiff_t n) {
+  wsync::detail::BarrierWords& b = as_cxx(barrier);
+  const wsync::detail::BarrierWords::Arrival a = b.arrive(n);
+  if (a.last) b.complete(a.phase);
+  return a.phase;
+}
+
+void wsync_barrier_wait(wsync_barrier_t* barrier, wsync_barrier_token_t token) {
+  (void)as_cxx(barrier).wait_until_deadline(token, wsync::detail::Deadline::never());
+}
+
+bool wsync_barrier_wait_timeout(wsync_barrier_t* barrier, wsync_barrier_token_t token, double ms) {
+  wsync::detail::BarrierWords& b = as_cxx(barrier);
+  return b.wait_until_deadline(token, deadline_after_ms(ms));
+}
+
+bool wsync_barrier_arrive_and_wait(wsync_barrier_t* barrier) {
+  wsync::detail::BarrierWords& b = as_cxx(barrier);
+  const wsync::detail::BarrierWords::Arrival a = b.arrive(1);
+  if (a.last) {
+    b.complete(a.phase);
+    return true;
+  }
+  (void)b.wait_until_deadline(a.phase, wsync::detail::Deadline::never());
+  return false;
+}
+
+void wsync_barrier_arrive_and_drop(wsync_barrier_t* barrier) {
+  wsync::detail::BarrierWords& b = as_cxx(barrier);
+  b.drop();
+  (void)wsync_barrier_arrive(barrier, 1);
+}
+
+#ifdef __EMSCRIPTEN__
+void wsync_barrier_wait_async(wsync_barrier_t* barrier, wsync_barrier_token_t token,
+                              wsync_async_callback callback, void* user, double ms) {
+  wsync::detail::BarrierWords& b = as_cxx(barrier);
+  wsync::detail::start_async(
+      wsync::detail::BarrierWaiter(b.phase_word(), wsync::detail::PhaseIsNot{token}, deadline_after_ms(ms)),
+      callback, user);
+}
+#endif
+
+}  // extern "C"

@@ -1,0 +1,96 @@
+// Waiters: every primitive's slow path, written once, run by two drivers.
+//
+// A waiter is a small struct holding one wait in progress on some wsync
+// word(s). It offers
+//
+//   Step attempt(Spinner&);  // try to finish; else name a word and value to sleep on
+//   Step on_timeout();       // the deadline passed: finish, or go_on() (attempt again)
+//   Deadline deadline() const;  // may change once on_timeout() went on (CondVar's relock)
+//
+// and knows nothing about how it sleeps. wait_blocking() below drives it with
+// futex_wait (pthreads, workers, Node's main thread; on the browser main
+// thread futex_wait itself spins, suspends under Asyncify, or warns). The
+// event-loop driver (src/async_wasm.cpp) drives the very same waiter with
+// Atomics.waitAsync for the async API. So each algorithm exists once.
+//
+// The wake protocol both drivers keep: after a wake (or any return that is
+// not a timeout) the waiter attempts again before anyone looks at the
+// deadline; only a sleep that timed out, and so consumed no wake, may end the
+// wait unsuccessfully. A wait that times out at the moment it is notified
+// therefore never swallows a wake meant for another agent.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "wsync/detail/futex.hpp"
+
+namespace wsync {
+namespace detail {
+
+// What a waiter wants next: finished (with its result), or to sleep while
+// `*word == expected`.
+struct Step {
+  bool finished;
+  bool ok;
+  const std::atomic<uint32_t>* word;
+  uint32_t expected;
+
+  static constexpr Step done(bool ok) noexcept { return {true, ok, nullptr, 0}; }
+  static constexpr Step sleep_while(const std::atomic<uint32_t>& word, uint32_t expected) noexcept {
+    return {false, false, &word, expected};
+  }
+  // From on_timeout(): not finished, attempt again (with the new deadline).
+  static constexpr Step go_on() noexcept { return {false, false, nullptr, 0}; }
+};
+
+// A bounded, load-only spin ("easier on the caches" than CASes: the line
+// stays shared while its owner finishes). Blocking drivers count loads (a
+// held lock is often released within a few hundred cycles, and sleeping
+// costs a futex round trip on both sides); the event-loop driver spins for
+// the main-thread time budget, never past the wait's deadline.
+class Spinner {
+ public:
+  static constexpr int kSpinLimit = 100;
+
+  static Spinner counted() noexcept { return Spinner(kSpinLimit, 0); }
+  static Spinner timed(double budget_us, Deadline deadline) noexcept {
+    int64_t stop = Deadline::now_ns() + static_cast<int64_t>(budget_us * 1000);
+    if (!deadline.is_never() && deadline.ns() < stop) stop = deadline.ns();
+    return Spinner(0, stop);
+  }
+
+  // Spins while `word` holds `busy`, within the budget; returns the last
+  // value seen. Relaxed: only a hint, the RMW or acquire load that follows
+  // in the waiter does the synchronizing.
+  uint32_t while_equal(const std::atomic<uint32_t>& word, uint32_t busy) noexcept {
+    for (int i = 0;; ++i) {
+      const uint32_t s = word.load(std::memory_order_relaxed);
+      if (s != busy) return s;
+      if (limit_ != 0 ? i >= limit_ : Deadline::now_ns() >= stop_ns_) return s;
+      spin_pause();
+    }
+  }
+
+ private:
+  constexpr Spinner(int limit, int64_t stop_ns) noexcept : limit_(limit), stop_ns_(stop_ns) {}
+  int limit_;        // loads per call; 0: spin by time instead
+  int64_t stop_ns_;  // Deadline::now_ns() at which a timed spin stops
+};
+
+// The blocking driver: attempt, sleep, repeat. Returns the waiter's result.
+template <class Waiter>
+bool wait_blocking(Waiter& waiter) noexcept {
+  Spinner spin = Spinner::counted();
+  for (;;) {
+    Step step = waiter.attempt(spin);
+    if (step.finished) return step.ok;
+    if (!futex_wait(*step.word, step.expected, waiter.deadline())) {
+      step = waiter.on_timeout();
+      if (step.finished) return step.ok;
+    }
+  }
+}
+
+}  // namespace detail
+}  // namespace wsync
