@@ -10,6 +10,7 @@
 extern "C" long c_api_counter_under_mutex(void);
 extern "C" int c_api_single_thread_checks(void);
 extern "C" unsigned c_api_sizes(void);
+extern "C" int c_api_family_checks(void);
 
 namespace {
 
@@ -31,6 +32,25 @@ TEST(CApi, EveryCallFromC) {
 }
 
 TEST(CApi, CounterUnderMutexFromCThreads) { EXPECT_EQ(c_api_counter_under_mutex(), 40000); }
+
+TEST(CApi, TheWholeFamilyFromCThreads) {
+  const int ok = c_api_family_checks();
+  EXPECT_TRUE(ok & 1) << "wsync_call_once ran its function exactly once";
+  EXPECT_TRUE(ok & 2) << "the latch was released by four count_downs";
+  EXPECT_TRUE(ok & 4) << "exactly one arrival per phase completed it (100 phases)";
+  EXPECT_TRUE(ok & 8) << "every released item was acquired";
+  EXPECT_TRUE(ok & 16) << "the semaphore ends empty";
+  EXPECT_TRUE(ok & 32) << "timed waits on an empty semaphore, a pending latch and phase time out";
+  EXPECT_TRUE(ok & 64) << "try forms and arrive_and_drop";
+}
+
+TEST(CApi, FamilyStructsHaveTheCxxLayout) {
+  EXPECT_EQ(sizeof(wsync_cond_t), sizeof(wsync::CondVar));
+  EXPECT_EQ(sizeof(wsync_sem_t), sizeof(wsync::Semaphore));
+  EXPECT_EQ(sizeof(wsync_latch_t), sizeof(wsync::Latch));
+  EXPECT_EQ(sizeof(wsync_barrier_t), sizeof(wsync::detail::BarrierWords));  // a Barrier<F> starts with them
+  EXPECT_EQ(sizeof(wsync_once_t), sizeof(wsync::Once));
+}
 
 TEST(CApi, TimeoutInMillisecondsNeverEarly) {
   wsync_mutex_t m = WSYNC_MUTEX_INIT;

@@ -41,6 +41,54 @@ int main(int argc, char** argv) {
   } else if (!std::strcmp(name, "nan_timeout")) {
     wsync_mutex_t m = WSYNC_MUTEX_INIT;
     (void)wsync_mutex_lock_timeout(&m, std::nan(""));
+  } else if (!std::strcmp(name, "semaphore_past_max")) {
+    wsync::Semaphore sem(1, 2);
+    sem.release(2);
+  } else if (!std::strcmp(name, "semaphore_negative_release")) {
+    wsync::Semaphore sem(0);
+    sem.release(-1);
+  } else if (!std::strcmp(name, "semaphore_bad_initial")) {
+    volatile ptrdiff_t initial = 3;  // run time, not a constant expression
+    wsync::Semaphore sem(initial, 2);
+  } else if (!std::strcmp(name, "latch_below_zero")) {
+    wsync::Latch latch(1);
+    latch.count_down(2);
+  } else if (!std::strcmp(name, "latch_negative_count_down")) {
+    wsync::Latch latch(1);
+    latch.count_down(-1);
+  } else if (!std::strcmp(name, "latch_bad_count")) {
+    volatile ptrdiff_t count = -1;
+    wsync::Latch latch(count);
+  } else if (!std::strcmp(name, "barrier_over_arrival")) {
+    wsync::Barrier<> barrier(2);
+    (void)barrier.arrive(3);
+  } else if (!std::strcmp(name, "barrier_zero_arrival")) {
+    wsync::Barrier<> barrier(2);
+    (void)barrier.arrive(0);
+  } else if (!std::strcmp(name, "barrier_bad_count")) {
+    volatile ptrdiff_t count = -1;
+    wsync::Barrier<> barrier(count);
+  } else if (!std::strcmp(name, "barrier_drop_past_zero")) {
+    wsync_barrier_t b;
+    wsync_barrier_init(&b, 0);
+    wsync_barrier_arrive_and_drop(&b);
+  } else if (!std::strcmp(name, "corrupted_once")) {
+    wsync::Once once;
+    once.native_word().store(7);
+    wsync::call_once(once, [] {});
+  } else if (!std::strcmp(name, "null_once_function")) {
+    wsync_once_t once = WSYNC_ONCE_INIT;
+    wsync_call_once(&once, nullptr, nullptr);
+  } else if (!std::strcmp(name, "null_cond")) {
+    wsync_cond_signal(nullptr);
+  } else if (!std::strcmp(name, "null_sem")) {
+    wsync_sem_release(nullptr, 1);
+  } else if (!std::strcmp(name, "null_latch")) {
+    wsync_latch_count_down(nullptr, 1);
+  } else if (!std::strcmp(name, "null_barrier")) {
+    (void)wsync_barrier_arrive(nullptr, 1);
+  } else if (!std::strcmp(name, "null_once")) {
+    wsync_call_once(nullptr, [](void*) {}, nullptr);
 #ifdef __EMSCRIPTEN__
   } else if (!std::strcmp(name, "null_callback")) {
     wsync_mutex_t m = WSYNC_MUTEX_INIT;
