@@ -1,28 +1,50 @@
 // wsync.mjs: wsync's primitives in JavaScript, on the same 32-bit words, with
 // the same states and algorithms as the C++ library (docs/abi.md), so a JS
 // worker and a C++ pthread can lock one Mutex, and a JS main thread can await
-// a WaitGroup that C++ threads count down.
+// a WaitGroup, a Latch or a Barrier phase that C++ threads complete.
 //
-// Shape (after parlib-simple): the memory is set up once, then every agent
-// builds its own handle: `new Mutex(i32, index)` or `Mutex.at(memory, ptr)`.
+// One file on purpose: a page can copy it next to its own scripts and import
+// it, with no bundler and no dependencies.
 //
-// Blocking calls (`lock`, `wait`) use Atomics.wait and work in workers and on
-// Node's main thread. The browser main thread may not block: there use the
-// `...Async` forms, which spin briefly, then await Atomics.waitAsync (or poll
-// with setTimeout and backoff where waitAsync is missing).
+// Shape (after parlib-simple): the memory is set up once (`X.initialize`, or
+// the C++ constructor), then every agent builds its own handle:
+// `new Mutex(i32, index)` or `Mutex.at(memory, ptr)`.
 //
-// Wake protocol: a waiter that was woken ('ok') always retries its word once
-// before it honours its deadline, so an async wait that times out at the
-// moment it is notified never swallows a wake meant for another waiter.
+// Structure (as src/waiter.hpp in C++): every slow path is a *waiter*, an
+// object with `attempt(spinner)` (finish, or name a word and a value to sleep
+// on), `onTimeout()` and a `deadline`. Two drivers run the same waiters:
+// `waitBlocking` on Atomics.wait (workers, Node's main thread), and
+// `waitEventLoop` on Atomics.waitAsync (the `...Async` methods, for the
+// browser main thread, which may not block), polling with setTimeout and
+// backoff where waitAsync is missing.
+//
+// Wake protocol: after a wake (or any sleep that did not time out) the waiter
+// attempts again before anyone looks at the deadline; only a sleep that timed
+// out, and so consumed no wake, may end a wait unsuccessfully. A wait that
+// times out at the moment it is notified never swallows a wake meant for
+// another waiter.
+//
+// Memory ordering: every Atomics operation is sequentially consistent, which
+// is at least as strong as each ordering the C++ side chooses (and documents)
+// for the same step, so the two sides compose.
 
-// Mutex states (docs/abi.md).
+// ---------------------------------------------------------------- states --
+
+// Mutex (docs/abi.md).
 const UNLOCKED = 0; // free
 const LOCKED = 1; // held, nobody sleeps on the word
 const CONTENDED = 2; // held, sleepers possible
 
-// WaitGroup word: bit 31 WAITERS (sleepers possible), bits 30..0 the counter.
+// WaitGroup, Latch and the Barrier's phase word: bit 31 WAITERS (sleepers
+// possible), bits 30..0 the counter or the phase number.
 const WAITERS = 0x80000000 | 0; // as an Int32Array element: -2147483648
-const COUNTER_MASK = 0x7fffffff;
+const LOW_BITS = 0x7fffffff;
+
+// Once.
+const INCOMPLETE = 0; // f has not run (or threw)
+const RUNNING = 1; // a caller runs f, nobody waits
+const QUEUED = 2; // a caller runs f, others may sleep
+const COMPLETE = 3; // f returned
 
 const SPIN_LIMIT = 100; // load-only spins before sleeping, as in C++
 
@@ -46,6 +68,8 @@ export function configure(next) {
   return { ...options };
 }
 
+// ------------------------------------------------------- argument checks --
+
 function describe(value) {
   if (value === null) return "null";
   if (typeof value === "number" || typeof value === "bigint") return String(value);
@@ -56,7 +80,7 @@ function describe(value) {
   return typeof value;
 }
 
-function checkWord(i32, index, owner) {
+function checkWords(i32, index, owner, count) {
   if (!(i32 instanceof Int32Array)) {
     throw new TypeError(`wsync: ${owner} needs an Int32Array, got ${describe(i32)}`);
   }
@@ -66,15 +90,15 @@ function checkWord(i32, index, owner) {
         `WebAssembly.Memory); in a browser that requires cross-origin isolation (COOP/COEP headers)`,
     );
   }
-  if (!Number.isInteger(index) || index < 0 || index >= i32.length) {
+  if (!Number.isInteger(index) || index < 0 || index + count > i32.length) {
     throw new RangeError(
-      `wsync: ${owner} index ${describe(index)} is out of range 0..${i32.length - 1}`,
+      `wsync: ${owner} index ${describe(index)} is out of range 0..${i32.length - count}`,
     );
   }
 }
 
 // The Int32Array view of a C++ object at `byteOffset` in wasm memory.
-function viewAt(memoryOrHeap, byteOffset, owner) {
+function viewAt(memoryOrHeap, byteOffset, owner, count) {
   let buffer;
   if (typeof WebAssembly !== "undefined" && memoryOrHeap instanceof WebAssembly.Memory) {
     buffer = memoryOrHeap.buffer;
@@ -94,7 +118,7 @@ function viewAt(memoryOrHeap, byteOffset, owner) {
   if (byteOffset % 4 !== 0) {
     throw new RangeError(`wsync: ${owner}.at() byte offset ${byteOffset} is not 4-byte aligned`);
   }
-  if (byteOffset + 4 > buffer.byteLength) {
+  if (byteOffset + 4 * count > buffer.byteLength) {
     throw new RangeError(
       `wsync: ${owner}.at() byte offset ${byteOffset} is outside the memory (${buffer.byteLength} bytes)`,
     );
@@ -111,6 +135,19 @@ function checkTimeout(timeoutMs) {
     );
   }
   return timeoutMs;
+}
+
+// An integer argument in min..max (the counters are 31 bits, as in C++).
+function checkCount(value, min, call, what) {
+  if (!Number.isInteger(value) || value < min || value > LOW_BITS) {
+    throw new RangeError(`wsync: ${call} needs an integer ${what} ${min}..${LOW_BITS}, got ${describe(value)}`);
+  }
+  return value;
+}
+
+function checkFunction(fn, call) {
+  if (typeof fn !== "function") throw new TypeError(`wsync: ${call} needs a function, got ${describe(fn)}`);
+  return fn;
 }
 
 const now = () => performance.now();
@@ -139,9 +176,73 @@ function requireBlocking(call, asyncCall) {
   }
 }
 
+// ------------------------------------------------------ steps and drivers --
+
+// What a waiter wants next: finished with a result, or to sleep while
+// i32[index] === expected.
+const DONE_OK = Object.freeze({ done: true, ok: true });
+const DONE_FAILED = Object.freeze({ done: true, ok: false });
+const done = (ok) => (ok ? DONE_OK : DONE_FAILED);
+const sleepWhile = (i32, index, expected) => ({ done: false, i32, index, expected });
+
+// A bounded, load-only spin: counted for blocking agents (a held lock is
+// often released within a few hundred cycles, and a sleep costs a futex round
+// trip on both sides), timed for the event-loop driver (the spinMicros
+// budget, never past the wait's deadline).
+class Spinner {
+  constructor(limit, stop) {
+    this.limit = limit; // loads per call; 0: spin until `stop` instead
+    this.stop = stop; // performance.now() at which a timed spin stops
+  }
+  static counted() {
+    return new Spinner(SPIN_LIMIT, 0);
+  }
+  static timed(deadline) {
+    return new Spinner(0, Math.min(now() + options.spinMicros / 1000, deadline));
+  }
+  // Spins while i32[index] === busy, within the budget; the last value seen.
+  whileEqual(i32, index, busy) {
+    for (let i = 0; ; ++i) {
+      const s = Atomics.load(i32, index);
+      if (s !== busy) return s;
+      if (this.limit !== 0 ? i >= this.limit : now() >= this.stop) return s;
+    }
+  }
+}
+
+// The blocking driver: attempt, sleep, repeat; the waiter's result.
+function waitBlocking(waiter) {
+  const spin = Spinner.counted();
+  for (;;) {
+    let step = waiter.attempt(spin);
+    if (step.done) return step.ok;
+    const remaining = waiter.deadline - now();
+    const result = remaining > 0 ? Atomics.wait(step.i32, step.index, step.expected, remaining) : "timed-out";
+    // The engine's timer may fire a hair early: only a timeout once the
+    // deadline really passed counts (it consumed no wake).
+    if (result === "timed-out" && waiter.deadline - now() <= 0) {
+      step = waiter.onTimeout();
+      if (step.done) return step.ok;
+    }
+  }
+}
+
+// The event-loop driver: the same, awaiting instead of blocking.
+async function waitEventLoop(waiter) {
+  for (;;) {
+    let step = waiter.attempt(Spinner.timed(waiter.deadline));
+    if (step.done) return step.ok;
+    if ((await sleepAsync(step.i32, step.index, step.expected, waiter.deadline)) === "timed-out") {
+      step = waiter.onTimeout();
+      if (step.done) return step.ok;
+    }
+  }
+}
+
 // Sleeps while i32[index] === expected, until `deadline` (performance.now()
-// ms). Resolves 'ok' (woken), 'not-equal' or 'timed-out'. Holds a timer while
-// pending: in Node a pending waitAsync does not keep the process alive.
+// ms). Resolves 'ok' (woken), 'not-equal' or 'timed-out' (only once the
+// deadline passed). Holds a timer while pending: in Node a pending waitAsync
+// does not keep the process alive.
 async function sleepAsync(i32, index, expected, deadline) {
   for (;;) {
     const remaining = deadline - now();
@@ -176,20 +277,189 @@ async function pollAsync(i32, index, expected, deadline) {
   }
 }
 
-// Load-only spin (count-bounded, for blocking agents): last state seen.
-function spinCount(i32, index) {
-  for (let i = 0; ; ++i) {
-    const s = Atomics.load(i32, index);
-    if (s !== LOCKED || i === SPIN_LIMIT) return s;
+// --------------------------------------------------------------- waiters --
+
+// Drepper's "take 3" lock loop (src/mutex_waiter.hpp). `contended`: take the
+// mutex only through the CONTENDED path, as after a sleep (CondVar's relock,
+// so waiters woken together queue on the mutex instead of spinning on it).
+class MutexWaiter {
+  constructor(i32, index, deadline, contended = false) {
+    this.i32 = i32;
+    this.index = index;
+    this.deadline = deadline;
+    this.slept = contended;
+  }
+  attempt(spin) {
+    const { i32, index } = this;
+    // Spin while LOCKED with no sleepers; stop at once on UNLOCKED or CONTENDED.
+    let s = spin.whileEqual(i32, index, LOCKED);
+    // Free and we never slept: take it without marking contention. Once we
+    // have slept we must not: other sleepers may remain, and only a
+    // CONTENDED word makes their next unlock wake one.
+    if (!this.slept && s === UNLOCKED) {
+      s = Atomics.compareExchange(i32, index, UNLOCKED, LOCKED);
+      if (s === UNLOCKED) return DONE_OK;
+    }
+    if (s < UNLOCKED || s > CONTENDED) throw mutexStateError(s);
+    // Announce a sleeper; a swap that finds the mutex free owns it.
+    if (s !== CONTENDED && Atomics.exchange(i32, index, CONTENDED) === UNLOCKED) return DONE_OK;
+    this.slept = true;
+    return sleepWhile(i32, index, CONTENDED); // every unlock stores UNLOCKED first
+  }
+  onTimeout() {
+    return DONE_FAILED;
   }
 }
 
-// Load-only spin (time-bounded, for the async forms): last state seen.
-function spinTime(i32, index, busy) {
-  const stop = now() + options.spinMicros / 1000;
-  for (;;) {
-    const s = Atomics.load(i32, index);
-    if (s !== busy || now() >= stop) return s;
+// Words whose bit 31 means "sleepers possible" (WaitGroup, Latch, Barrier):
+// waits until `released(low 31 bits)` (src/waiters_bit.hpp).
+class WaitersBitWaiter {
+  constructor(i32, index, released, deadline) {
+    this.i32 = i32;
+    this.index = index;
+    this.released = released;
+    this.deadline = deadline;
+  }
+  attempt(spin) {
+    const { i32, index } = this;
+    let s = Atomics.load(i32, index);
+    for (;;) {
+      if (this.released(s & LOW_BITS)) return DONE_OK;
+      if ((s & WAITERS) === 0) {
+        // Announce a sleeper, so that the change that releases us wakes us.
+        const seen = Atomics.compareExchange(i32, index, s, s | WAITERS);
+        if (seen !== s) {
+          s = seen;
+          continue;
+        }
+        s |= WAITERS;
+      }
+      // Every change of the low bits changes the word: sleep only while it
+      // holds what we saw, so a change after our CAS is not missed.
+      if (spin.whileEqual(i32, index, s) === s) return sleepWhile(i32, index, s);
+      s = Atomics.load(i32, index);
+    }
+  }
+  onTimeout() {
+    return done(this.released(Atomics.load(this.i32, this.index) & LOW_BITS));
+  }
+}
+
+const isZero = (count) => count === 0;
+
+// Takes a Semaphore permit, sleeping while there is none (src/semaphore.cpp).
+class SemaphoreWaiter {
+  constructor(sem, deadline) {
+    this.sem = sem;
+    this.deadline = deadline;
+    this.registered = false;
+  }
+  attempt(spin) {
+    const { i32, index } = this.sem;
+    for (;;) {
+      if (this.sem.tryAcquire()) return this.finish(true);
+      if (!this.registered) {
+        // Spin first: a permit that arrives soon then costs its releaser no wake.
+        if (spin.whileEqual(i32, index, 0) !== 0) continue;
+        // Register, then re-check (both seq_cst): either we see the permit
+        // or its releaser sees us in `sleepers` (docs/abi.md).
+        Atomics.add(i32, index + 1, 1);
+        this.registered = true;
+        continue;
+      }
+      if (Atomics.load(i32, index) !== 0) continue;
+      return sleepWhile(i32, index, 0);
+    }
+  }
+  // One last try: a permit released as we timed out is still ours to take.
+  onTimeout() {
+    return this.finish(this.sem.tryAcquire());
+  }
+  finish(ok) {
+    if (this.registered) Atomics.sub(this.sem.i32, this.sem.index + 1, 1);
+    this.registered = false;
+    return done(ok);
+  }
+}
+
+// Sleeps while a CondVar's sequence number is still `seq`.
+class SeqWaiter {
+  constructor(i32, index, seq, deadline) {
+    this.i32 = i32;
+    this.index = index;
+    this.seq = seq;
+    this.deadline = deadline;
+  }
+  attempt(spin) {
+    if (spin.whileEqual(this.i32, this.index, this.seq) !== this.seq) return DONE_OK;
+    return sleepWhile(this.i32, this.index, this.seq);
+  }
+  onTimeout() {
+    return done(Atomics.load(this.i32, this.index) !== this.seq);
+  }
+}
+
+// Waits while another caller runs a Once's function. Finishes true when this
+// caller must run it (it moved the word to RUNNING), false once it completed.
+class OnceWaiter {
+  constructor(i32, index) {
+    this.i32 = i32;
+    this.index = index;
+    this.deadline = Infinity;
+  }
+  attempt(spin) {
+    const { i32, index } = this;
+    let s = Atomics.load(i32, index);
+    for (;;) {
+      switch (s) {
+        case COMPLETE:
+          return DONE_FAILED;
+        case INCOMPLETE:
+          s = Atomics.compareExchange(i32, index, INCOMPLETE, RUNNING);
+          if (s === INCOMPLETE) return DONE_OK;
+          continue;
+        case RUNNING:
+          // f may be quick: look a little before announcing a sleeper.
+          if ((s = spin.whileEqual(i32, index, RUNNING)) !== RUNNING) continue;
+          s = Atomics.compareExchange(i32, index, RUNNING, QUEUED);
+          if (s !== RUNNING) continue;
+          return sleepWhile(i32, index, QUEUED);
+        case QUEUED:
+          return sleepWhile(i32, index, QUEUED);
+        default:
+          throw new Error(`wsync: corrupted Once word (${s})`);
+      }
+    }
+  }
+  onTimeout() {
+    return DONE_FAILED; // never: no deadline
+  }
+}
+
+// --------------------------------------------------------------- classes --
+
+// What every primitive shares: NUMINTS Int32Array elements from `index`,
+// checked once.
+class Words {
+  static NUMINTS = 1;
+
+  /** Stores the initial state (all zero here); call once, before any agent uses the words. */
+  static initialize(i32, index) {
+    checkWords(i32, index, this.name, this.NUMINTS);
+    for (let i = 0; i < this.NUMINTS; ++i) Atomics.store(i32, index + i, 0);
+    return index;
+  }
+
+  /** The object of a C++ wsync type (or its C struct) at `byteOffset` in wasm memory. */
+  static at(memoryOrHeap, byteOffset, ...rest) {
+    const [i32, index] = viewAt(memoryOrHeap, byteOffset, this.name, this.NUMINTS);
+    return new this(i32, index, ...rest);
+  }
+
+  constructor(i32, index) {
+    checkWords(i32, index, new.target.name, new.target.NUMINTS);
+    this.i32 = i32;
+    this.index = index;
   }
 }
 
@@ -197,33 +467,8 @@ function mutexStateError(state) {
   return new Error(`wsync: corrupted Mutex word (${state})`);
 }
 
-// What every primitive shares: one Int32Array element, checked once.
-class Word {
-  static NUMINTS = 1;
-
-  /** Stores the initial state (0 for every primitive); call once, before any agent uses the word. */
-  static initialize(i32, index) {
-    checkWord(i32, index, this.name);
-    Atomics.store(i32, index, 0);
-    return index;
-  }
-
-  /** The object of a C++ wsync type (or its C struct) at `byteOffset` in wasm memory. */
-  static at(memoryOrHeap, byteOffset) {
-    const [i32, index] = viewAt(memoryOrHeap, byteOffset, this.name);
-    return new this(i32, index);
-  }
-
-  constructor(i32, index) {
-    checkWord(i32, index, new.target.name);
-    this.i32 = i32;
-    this.index = index;
-  }
-}
-
 /** A three-state futex mutex on one Int32Array element (docs/abi.md). */
-export class Mutex extends Word {
-
+export class Mutex extends Words {
   /** Takes the mutex if it is free; never waits. */
   tryLock() {
     return Atomics.compareExchange(this.i32, this.index, UNLOCKED, LOCKED) === UNLOCKED;
@@ -234,38 +479,14 @@ export class Mutex extends Word {
     const timeout = checkTimeout(timeoutMs);
     requireBlocking("Mutex.lock()", "mutex.lockAsync()");
     if (this.tryLock()) return true;
-    const { i32, index } = this;
-    const deadline = now() + timeout;
-    let s = spinCount(i32, index);
-    if (s === UNLOCKED && this.tryLock()) return true;
-    for (;;) {
-      if (s < UNLOCKED || s > CONTENDED) throw mutexStateError(s);
-      // Announce a sleeper; a swap that finds the mutex free owns it.
-      if (s !== CONTENDED && Atomics.exchange(i32, index, CONTENDED) === UNLOCKED) return true;
-      const remaining = deadline - now();
-      if (remaining <= 0) return false;
-      const result = Atomics.wait(i32, index, CONTENDED, remaining);
-      // 'timed-out' consumed no wake; on 'ok' we retry before any deadline check.
-      if (result === "timed-out" && deadline - now() <= 0) return false;
-      s = spinCount(i32, index);
-    }
+    return waitBlocking(new MutexWaiter(this.i32, this.index, now() + timeout));
   }
 
   /** Resolves true once locked, false after `timeoutMs`. Never blocks the thread. */
   async lockAsync(timeoutMs) {
     const timeout = checkTimeout(timeoutMs);
     if (this.tryLock()) return true;
-    const { i32, index } = this;
-    const deadline = now() + timeout;
-    let s = spinTime(i32, index, LOCKED);
-    if (s === UNLOCKED && this.tryLock()) return true;
-    for (;;) {
-      if (s < UNLOCKED || s > CONTENDED) throw mutexStateError(s);
-      if (s !== CONTENDED && Atomics.exchange(i32, index, CONTENDED) === UNLOCKED) return true;
-      const result = await sleepAsync(i32, index, CONTENDED, deadline);
-      if (result === "timed-out") return false; // no wake was consumed
-      s = Atomics.load(i32, index); // woken or changed: retry once more at least
-    }
+    return waitEventLoop(new MutexWaiter(this.i32, this.index, now() + timeout));
   }
 
   /** Releases the mutex; throws if it was not locked (and then changes nothing). */
@@ -285,77 +506,418 @@ export class Mutex extends Word {
   }
 }
 
+// The counter of WaitGroup and Latch: add `delta`; refused before anything is
+// stored if the result leaves 0..2^31-1. Reaching zero clears WAITERS in the
+// same CAS and wakes everyone (src/counter.cpp).
+function counterAdd(i32, index, delta, belowZero, overflow) {
+  let s = Atomics.load(i32, index);
+  for (;;) {
+    const count = (s & LOW_BITS) + delta;
+    if (count < 0) throw new RangeError(belowZero);
+    if (count > LOW_BITS) throw new RangeError(overflow);
+    const next = count === 0 ? 0 : (s & WAITERS) | count;
+    const seen = Atomics.compareExchange(i32, index, s, next);
+    if (seen === s) {
+      if (count === 0 && (s & WAITERS) !== 0) Atomics.notify(i32, index); // wake all
+      return;
+    }
+    s = seen;
+  }
+}
+
 /** A Go-style WaitGroup on one Int32Array element (docs/abi.md). */
-export class WaitGroup extends Word {
+export class WaitGroup extends Words {
   /** The counter (a snapshot). */
   get count() {
-    return Atomics.load(this.i32, this.index) & COUNTER_MASK;
+    return Atomics.load(this.i32, this.index) & LOW_BITS;
   }
 
   /** Adds `delta` (an integer, may be negative) to the counter. */
   add(delta = 1) {
-    if (!Number.isInteger(delta) || delta < -COUNTER_MASK || delta > COUNTER_MASK) {
+    if (!Number.isInteger(delta) || delta < -LOW_BITS || delta > LOW_BITS) {
       throw new RangeError(`wsync: WaitGroup.add() needs an integer delta, got ${describe(delta)}`);
     }
-    const { i32, index } = this;
-    let s = Atomics.load(i32, index);
-    for (;;) {
-      const count = (s & COUNTER_MASK) + delta;
-      // Checked before anything is stored: misuse leaves the word as it was.
-      if (count < 0) throw new RangeError("wsync: negative WaitGroup counter");
-      if (count > COUNTER_MASK) throw new RangeError("wsync: WaitGroup counter overflow");
-      const next = count === 0 ? 0 : (s & WAITERS) | count;
-      const seen = Atomics.compareExchange(i32, index, s, next);
-      if (seen === s) {
-        if (count === 0 && (s & WAITERS) !== 0) Atomics.notify(i32, index); // wake all
-        return;
-      }
-      s = seen;
-    }
+    counterAdd(this.i32, this.index, delta, "wsync: negative WaitGroup counter", "wsync: WaitGroup counter overflow");
   }
 
   done() {
     this.add(-1);
   }
 
-  // One step of a wait: returns true when the counter is zero, otherwise the
-  // value to sleep on (with WAITERS set).
-  #announce() {
-    const { i32, index } = this;
-    let s = Atomics.load(i32, index);
-    for (;;) {
-      if ((s & COUNTER_MASK) === 0) return true;
-      if ((s & WAITERS) !== 0) return s;
-      const seen = Atomics.compareExchange(i32, index, s, s | WAITERS);
-      if (seen === s) return s | WAITERS;
-      s = seen;
-    }
-  }
-
   /** Blocks until the counter is zero (true) or `timeoutMs` passes (false). Not on the browser main thread. */
   wait(timeoutMs) {
     const timeout = checkTimeout(timeoutMs);
     requireBlocking("WaitGroup.wait()", "wg.waitAsync()");
-    const deadline = now() + timeout;
-    for (;;) {
-      const s = this.#announce();
-      if (s === true) return true;
-      const remaining = deadline - now();
-      if (remaining <= 0) return false;
-      Atomics.wait(this.i32, this.index, s, remaining);
-    }
+    return waitBlocking(new WaitersBitWaiter(this.i32, this.index, isZero, now() + timeout));
   }
 
   /** Resolves true once the counter is zero, false after `timeoutMs`. Never blocks the thread. */
   async waitAsync(timeoutMs) {
     const timeout = checkTimeout(timeoutMs);
-    const deadline = now() + timeout;
-    for (;;) {
-      const s = this.#announce();
-      if (s === true) return true;
-      if (spinTime(this.i32, this.index, s) !== s) continue;
-      const result = await sleepAsync(this.i32, this.index, s, deadline);
-      if (result === "timed-out") return this.count === 0;
+    return waitEventLoop(new WaitersBitWaiter(this.i32, this.index, isZero, now() + timeout));
+  }
+}
+
+/** A single-use countdown, like std::latch, on one Int32Array element (docs/abi.md). */
+export class Latch extends Words {
+  /** Stores the initial count at i32[index]; returns index. */
+  static initialize(i32, index, count) {
+    checkWords(i32, index, "Latch", 1);
+    checkCount(count, 0, "Latch.initialize()", "count");
+    Atomics.store(i32, index, count);
+    return index;
+  }
+
+  /** Arrivals still outstanding (a snapshot). */
+  get count() {
+    return Atomics.load(this.i32, this.index) & LOW_BITS;
+  }
+
+  /** Counts down by `n`; below zero throws "wsync: Latch counted down below zero" and stores nothing. */
+  countDown(n = 1) {
+    checkCount(n, 0, "Latch.countDown()", "n");
+    const below = "wsync: Latch counted down below zero";
+    counterAdd(this.i32, this.index, -n, below, below);
+  }
+
+  /** Whether the count reached zero; never waits. */
+  tryWait() {
+    return this.count === 0;
+  }
+
+  /** Blocks until the count is zero (true) or `timeoutMs` passes (false). Not on the browser main thread. */
+  wait(timeoutMs) {
+    const timeout = checkTimeout(timeoutMs);
+    requireBlocking("Latch.wait()", "latch.waitAsync()");
+    return waitBlocking(new WaitersBitWaiter(this.i32, this.index, isZero, now() + timeout));
+  }
+
+  /** Resolves true once the count is zero, false after `timeoutMs`. Never blocks the thread. */
+  async waitAsync(timeoutMs) {
+    const timeout = checkTimeout(timeoutMs);
+    return waitEventLoop(new WaitersBitWaiter(this.i32, this.index, isZero, now() + timeout));
+  }
+
+  /** countDown(n), then wait(). Not on the browser main thread (checked before counting down). */
+  arriveAndWait(n = 1) {
+    requireBlocking("Latch.arriveAndWait()", "latch.arriveAndWaitAsync()");
+    this.countDown(n);
+    return this.wait();
+  }
+
+  /** countDown(n), then waitAsync(). */
+  async arriveAndWaitAsync(n = 1) {
+    this.countDown(n);
+    return this.waitAsync();
+  }
+}
+
+/** A counting semaphore with a maximum, on three Int32Array elements (docs/abi.md). */
+export class Semaphore extends Words {
+  static NUMINTS = 3;
+  /** The largest maximum: counts are 31 bits. */
+  static MAX = LOW_BITS;
+
+  /** Stores `initial` permits and the maximum at i32[index..index+2]; returns index. */
+  static initialize(i32, index, initial = 0, max = LOW_BITS) {
+    checkWords(i32, index, "Semaphore", 3);
+    checkCount(max, 0, "Semaphore.initialize()", "max");
+    checkCount(initial, 0, "Semaphore.initialize()", "initial count");
+    if (initial > max) {
+      throw new RangeError(`wsync: Semaphore.initialize() initial count ${initial} exceeds the maximum ${max}`);
     }
+    Atomics.store(i32, index + 1, 0);
+    Atomics.store(i32, index + 2, max);
+    Atomics.store(i32, index, initial);
+    return index;
+  }
+
+  /** Permits available (a snapshot). */
+  get count() {
+    return Atomics.load(this.i32, this.index);
+  }
+
+  /** The maximum, fixed at initialization. */
+  get max() {
+    return Atomics.load(this.i32, this.index + 2);
+  }
+
+  /** Takes a permit if one is available; never waits. */
+  tryAcquire() {
+    const { i32, index } = this;
+    let s = Atomics.load(i32, index);
+    while (s > 0) {
+      const seen = Atomics.compareExchange(i32, index, s, s - 1);
+      if (seen === s) return true;
+      s = seen;
+    }
+    return false;
+  }
+
+  /** Blocks until a permit is taken (true) or `timeoutMs` passes (false). Not on the browser main thread. */
+  acquire(timeoutMs) {
+    const timeout = checkTimeout(timeoutMs);
+    requireBlocking("Semaphore.acquire()", "sem.acquireAsync()");
+    return this.tryAcquire() || waitBlocking(new SemaphoreWaiter(this, now() + timeout));
+  }
+
+  /** Resolves true once a permit is taken, false after `timeoutMs`. Never blocks the thread. */
+  async acquireAsync(timeoutMs) {
+    const timeout = checkTimeout(timeoutMs);
+    return this.tryAcquire() || waitEventLoop(new SemaphoreWaiter(this, now() + timeout));
+  }
+
+  /** Adds `n` permits; past the maximum throws "wsync: Semaphore released past its maximum", storing nothing. */
+  release(n = 1) {
+    checkCount(n, 0, "Semaphore.release()", "n");
+    if (n === 0) return;
+    const { i32, index } = this;
+    const max = Atomics.load(i32, index + 2);
+    let s = Atomics.load(i32, index);
+    for (;;) {
+      if (n > max - s) throw new RangeError("wsync: Semaphore released past its maximum");
+      const seen = Atomics.compareExchange(i32, index, s, s + n);
+      if (seen === s) break;
+      s = seen;
+    }
+    // Notify only when someone may sleep; wake as many as there are permits.
+    if (Atomics.load(i32, index + 1) !== 0) Atomics.notify(i32, index, n);
+  }
+}
+
+/** A condition variable on two Int32Array elements: a sequence number and a waiter count (docs/abi.md). */
+export class CondVar extends Words {
+  static NUMINTS = 2;
+
+  /** Wakes one waiter, if any. Call with the mutex held (or after changing the predicate under it). */
+  notifyOne() {
+    if (Atomics.load(this.i32, this.index + 1) !== 0) this.#bump(1);
+  }
+
+  /** Wakes every waiter; they then queue on the mutex one by one. */
+  notifyAll() {
+    if (Atomics.load(this.i32, this.index + 1) !== 0) this.#bump(undefined);
+  }
+
+  #bump(count) {
+    Atomics.add(this.i32, this.index, 1);
+    Atomics.notify(this.i32, this.index, count);
+  }
+
+  // Registers a waiter and unlocks `mutex` (held by the caller); the
+  // sequence number to sleep on. A mutex that was not locked is reported
+  // and the registration undone: misuse changes nothing.
+  #begin(mutex, call) {
+    if (!(mutex instanceof Mutex)) throw new TypeError(`wsync: ${call} needs a wsync Mutex, got ${describe(mutex)}`);
+    Atomics.add(this.i32, this.index + 1, 1);
+    const seq = Atomics.load(this.i32, this.index);
+    try {
+      mutex.unlock();
+    } catch (error) {
+      Atomics.sub(this.i32, this.index + 1, 1);
+      throw error;
+    }
+    return seq;
+  }
+
+  /**
+   * Unlocks `mutex`, sleeps until notified (true) or `timeoutMs` passes
+   * (false), relocks `mutex`. Spurious wakeups are possible: loop on a
+   * predicate. Not on the browser main thread.
+   */
+  wait(mutex, timeoutMs) {
+    const timeout = checkTimeout(timeoutMs);
+    requireBlocking("CondVar.wait()", "cv.waitAsync()");
+    const deadline = now() + timeout;
+    const seq = this.#begin(mutex, "CondVar.wait()");
+    let notified;
+    try {
+      notified = waitBlocking(new SeqWaiter(this.i32, this.index, seq, deadline));
+    } finally {
+      Atomics.sub(this.i32, this.index + 1, 1);
+      waitBlocking(new MutexWaiter(mutex.i32, mutex.index, Infinity, true));
+    }
+    return notified;
+  }
+
+  /** As wait(), awaiting instead of blocking; resolves with the mutex held again. */
+  async waitAsync(mutex, timeoutMs) {
+    const timeout = checkTimeout(timeoutMs);
+    const deadline = now() + timeout;
+    const seq = this.#begin(mutex, "CondVar.waitAsync()");
+    let notified;
+    try {
+      notified = await waitEventLoop(new SeqWaiter(this.i32, this.index, seq, deadline));
+    } finally {
+      Atomics.sub(this.i32, this.index + 1, 1);
+      await waitEventLoop(new MutexWaiter(mutex.i32, mutex.index, Infinity, true));
+    }
+    return notified;
+  }
+}
+
+/**
+ * A reusable phase barrier, like std::barrier, on three Int32Array elements
+ * (docs/abi.md). `completion`, if given, runs on the agent whose arrival
+ * completes a phase, before anyone is released; each handle carries its own
+ * (a C++ Barrier<F> completed by a JS arrival runs the JS handle's).
+ */
+export class Barrier extends Words {
+  static NUMINTS = 3;
+
+  /** Stores a barrier of `count` participants at i32[index..index+2]; returns index. */
+  static initialize(i32, index, count) {
+    checkWords(i32, index, "Barrier", 3);
+    checkCount(count, 0, "Barrier.initialize()", "count");
+    Atomics.store(i32, index + 1, count);
+    Atomics.store(i32, index + 2, count);
+    Atomics.store(i32, index, 0);
+    return index;
+  }
+
+  constructor(i32, index, completion) {
+    super(i32, index);
+    if (completion !== undefined) checkFunction(completion, "Barrier completion");
+    this.completion = completion;
+  }
+
+  /** The current phase number (a snapshot; wraps at 2^31). */
+  get phase() {
+    return Atomics.load(this.i32, this.index) & LOW_BITS;
+  }
+
+  /**
+   * Arrives `n` times (default 1) and returns the phase arrived in: the
+   * token for wait(). More arrivals than the phase still needs throw
+   * "wsync: Barrier over-arrival" and store nothing.
+   */
+  arrive(n = 1) {
+    checkCount(n, 1, "Barrier.arrive()", "n");
+    const { i32, index } = this;
+    // The phase cannot move on before this arrival: it is one it waits for.
+    const phase = Atomics.load(i32, index) & LOW_BITS;
+    let r = Atomics.load(i32, index + 1);
+    for (;;) {
+      if (n > r) throw new RangeError("wsync: Barrier over-arrival");
+      const seen = Atomics.compareExchange(i32, index + 1, r, r - n);
+      if (seen === r) break;
+      r = seen;
+    }
+    if (n === r) this.#complete(phase);
+    return phase;
+  }
+
+  // The last arrival: run the completion, reset the count, start the next
+  // phase (clearing WAITERS), wake everyone if anyone may sleep. A throwing
+  // completion still completes the phase (nobody is left waiting), then throws.
+  #complete(phase) {
+    const { i32, index } = this;
+    try {
+      if (this.completion !== undefined) this.completion();
+    } finally {
+      Atomics.store(i32, index + 1, Atomics.load(i32, index + 2));
+      const old = Atomics.exchange(i32, index, (phase + 1) & LOW_BITS);
+      if ((old & WAITERS) !== 0) Atomics.notify(i32, index);
+    }
+  }
+
+  #waiter(token, timeoutMs, call) {
+    if (!Number.isInteger(token) || token < 0 || token > LOW_BITS) {
+      throw new RangeError(`wsync: ${call} needs a token from arrive(), got ${describe(token)}`);
+    }
+    const timeout = checkTimeout(timeoutMs);
+    return new WaitersBitWaiter(this.i32, this.index, (phase) => phase !== token, now() + timeout);
+  }
+
+  /** Blocks until the token's phase completed (true) or `timeoutMs` passes (false). Not on the browser main thread. */
+  wait(token, timeoutMs) {
+    const waiter = this.#waiter(token, timeoutMs, "Barrier.wait()");
+    requireBlocking("Barrier.wait()", "barrier.waitAsync()");
+    return waitBlocking(waiter);
+  }
+
+  /** Resolves true once the token's phase completed, false after `timeoutMs`. Never blocks the thread. */
+  async waitAsync(token, timeoutMs) {
+    return waitEventLoop(this.#waiter(token, timeoutMs, "Barrier.waitAsync()"));
+  }
+
+  /** arrive(), then wait() for that phase. Not on the browser main thread (checked before arriving). */
+  arriveAndWait() {
+    requireBlocking("Barrier.arriveAndWait()", "barrier.arriveAndWaitAsync()");
+    this.wait(this.arrive());
+  }
+
+  /** arrive(), then waitAsync() for that phase. */
+  async arriveAndWaitAsync() {
+    await this.waitAsync(this.arrive());
+  }
+
+  /** Arrives once and leaves: one participant fewer from the next phase on. */
+  arriveAndDrop() {
+    const { i32, index } = this;
+    // First: if this arrival completes the phase, the reset must see it.
+    let e = Atomics.load(i32, index + 2);
+    for (;;) {
+      if (e === 0) throw new RangeError("wsync: Barrier over-arrival");
+      const seen = Atomics.compareExchange(i32, index + 2, e, e - 1);
+      if (seen === e) break;
+      e = seen;
+    }
+    try {
+      this.arrive();
+    } catch (error) {
+      if (error instanceof RangeError) Atomics.add(i32, index + 2, 1); // refused: undo the drop
+      throw error;
+    }
+  }
+}
+
+/** Runs a function exactly once across every agent, like std::call_once, on one Int32Array element (docs/abi.md). */
+export class Once extends Words {
+  /** Whether a call has completed. */
+  get isComplete() {
+    return Atomics.load(this.i32, this.index) === COMPLETE;
+  }
+
+  /**
+   * Runs `fn` if no call has completed yet; otherwise waits until the call
+   * in progress (in any agent) returns. True if this call ran `fn`. If `fn`
+   * throws, the Once is left incomplete and another caller may run it. Not
+   * on the browser main thread.
+   */
+  callOnce(fn) {
+    checkFunction(fn, "Once.callOnce()");
+    requireBlocking("Once.callOnce()", "once.callOnceAsync()");
+    if (this.isComplete || !waitBlocking(new OnceWaiter(this.i32, this.index))) return false;
+    let completed = false;
+    try {
+      fn();
+      completed = true;
+    } finally {
+      this.#finish(completed);
+    }
+    return true;
+  }
+
+  /** As callOnce(), awaiting instead of blocking; `fn` may be async (awaited while the Once is running). */
+  async callOnceAsync(fn) {
+    checkFunction(fn, "Once.callOnceAsync()");
+    if (this.isComplete || !(await waitEventLoop(new OnceWaiter(this.i32, this.index)))) return false;
+    let completed = false;
+    try {
+      await fn();
+      completed = true;
+    } finally {
+      this.#finish(completed);
+    }
+    return true;
+  }
+
+  // After fn: COMPLETE (or INCOMPLETE if it threw); wake everyone only if
+  // someone queued (on INCOMPLETE one of them wins and runs fn).
+  #finish(completed) {
+    const previous = Atomics.exchange(this.i32, this.index, completed ? COMPLETE : INCOMPLETE);
+    if (previous === QUEUED) Atomics.notify(this.i32, this.index);
+    else if (previous !== RUNNING) throw new Error(`wsync: corrupted Once word (${previous})`);
   }
 }

@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
-import { Mutex, WaitGroup } from "../../js/wsync.mjs";
+import { Barrier, CondVar, Latch, Mutex, Once, Semaphore, WaitGroup } from "../../js/wsync.mjs";
 import { runWorker } from "./helpers.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -68,4 +68,100 @@ test("a JS timed wait on a C++ WaitGroup times out while the pthreads work", asy
   assert.equal(await wg.waitAsync(30_000), true);
   const results = Module._interop_results() >> 2;
   assert.deepEqual([Module.HEAP32[results], Module.HEAP32[results + 1]], [25, 216]);
+});
+
+// Every later() pthread of interop.cpp calls done() on the WaitGroup.
+async function pthreadsFinished() {
+  assert.equal(await WaitGroup.at(Module.HEAP32, Module._interop_wait_group()).waitAsync(30_000), true);
+}
+
+test("CondVar: a C++ pthread waits for JS's notify, then JS waits for C++'s", async () => {
+  const m = Mutex.at(Module.HEAP32, Module._interop_mutex());
+  const cv = CondVar.at(Module.HEAP32, Module._interop_cond_var());
+  const flag = Module._interop_flag() >> 2;
+  Module.HEAP32[flag] = 0;
+  Module._interop_cv_await_flag();
+  while (Atomics.load(Module.HEAP32, (Module._interop_cond_var() >> 2) + 1) === 0) {
+    await new Promise((r) => setTimeout(r, 1)); // until the pthread waits
+  }
+  await m.lockAsync();
+  Module.HEAP32[flag] = 1;
+  cv.notifyOne();
+  m.unlock();
+  await pthreadsFinished();
+  assert.equal(Module.HEAP32[flag], 2, "the pthread woke, saw 1 and wrote 2");
+
+  Module.HEAP32[flag] = 0;
+  Module._interop_cv_set_flag(30);
+  await m.lockAsync();
+  while (Module.HEAP32[flag] !== 1) assert.equal(await cv.waitAsync(m, 10_000), true);
+  m.unlock();
+  await pthreadsFinished();
+  assert.equal(Module.HEAP32[Module._interop_mutex() >> 2], 0);
+});
+
+test("Semaphore: JS releases permits that C++ pthreads acquire, and the reverse", async () => {
+  const sem = Semaphore.at(Module.HEAP32, Module._interop_semaphore());
+  assert.deepEqual([sem.count, sem.max], [0, 8], "the C++ constructor's words");
+  Module._interop_sem_acquirers(3, 100);
+  for (let i = 0; i < 300; ++i) {
+    while (sem.count === sem.max) await new Promise((r) => setTimeout(r, 0));
+    sem.release();
+  }
+  await pthreadsFinished();
+  assert.equal(Module._interop_sem_taken(), 300);
+  Module._interop_sem_releaser(20, 10);
+  for (let i = 0; i < 20; ++i) assert.equal(await sem.acquireAsync(10_000), true);
+  await pthreadsFinished();
+  assert.throws(() => { sem.release(8); sem.release(1); }, { message: "wsync: Semaphore released past its maximum" });
+  assert.equal(sem.count, 8, "the refused release stored nothing");
+  while (sem.tryAcquire()) {}
+  assert.equal(Atomics.load(Module.HEAP32, (Module._interop_semaphore() >> 2) + 1), 0, "no sleeper left");
+});
+
+test("Latch: C++ pthreads and the JS main thread arrive and are released together", async () => {
+  const ptr = Module._interop_latch();
+  Latch.initialize(Module.HEAP32, ptr >> 2, 4); // the same words a wsync::Latch(4) holds
+  const latch = Latch.at(Module.HEAP32, ptr);
+  Module._interop_latch_arrivers(3, 20);
+  assert.equal(await latch.waitAsync(5), false);
+  assert.equal(await latch.arriveAndWaitAsync(), true);
+  await pthreadsFinished();
+  assert.equal(latch.count, 0);
+});
+
+test("Barrier: C++ pthreads and the JS main thread pass 2000 phases; each completes once", async () => {
+  const ptr = Module._interop_barrier();
+  const phases = 2000;
+  Barrier.initialize(Module.HEAP32, ptr >> 2, 4);
+  let jsCompletions = 0;
+  const barrier = Barrier.at(Module.HEAP32, ptr, () => ++jsCompletions);
+  const cxxBefore = Module._interop_phases();
+  Module._interop_barrier_participants(3, phases);
+  for (let p = 0; p < phases; ++p) await barrier.arriveAndWaitAsync();
+  await pthreadsFinished();
+  assert.equal(jsCompletions + Module._interop_phases() - cxxBefore, phases, "one completion per phase, by C++ or JS");
+  assert.equal(barrier.phase, phases);
+});
+
+test("Once: JS waits for a C++ runner, and C++ callers see the JS-completed word", async () => {
+  const once = Once.at(Module.HEAP32, Module._interop_once());
+  Module._interop_once_callers(4, 50);
+  while (Module._interop_once_runs() === 0) await new Promise((r) => setTimeout(r, 1));
+  assert.equal(await once.callOnceAsync(() => assert.fail("C++ is running it")), false);
+  assert.equal(Module._interop_once_value(), 42, "f's result is visible to JS");
+  await pthreadsFinished();
+  assert.equal(Module._interop_once_runs(), 1, "ran once; every caller saw its write");
+
+  Once.initialize(Module.HEAP32, Module._interop_once() >> 2);
+  let ran = false;
+  const js = once.callOnceAsync(async () => {
+    await new Promise((r) => setTimeout(r, 30)); // C++ callers queue meanwhile
+    ran = true;
+  });
+  Module._interop_once_callers(3, 0);
+  assert.equal(await js, true);
+  await pthreadsFinished();
+  assert.equal(ran, true);
+  assert.equal(Module._interop_once_runs(), 1, "no C++ caller ran it again");
 });

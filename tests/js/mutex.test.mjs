@@ -102,7 +102,7 @@ test("an async waiter that times out never swallows a worker's wake", async () =
   assert.equal(i32[0], 0);
 });
 
-test("misuse and bad arguments throw exact errors and change nothing", () => {
+test("misuse and bad arguments throw exact errors and change nothing", async () => {
   const i32 = sharedInts(4);
   const m = new Mutex(i32, 0);
   assert.throws(() => m.unlock(), { message: "wsync: unlock of unlocked Mutex" });
@@ -139,7 +139,7 @@ test("misuse and bad arguments throw exact errors and change nothing", () => {
   assert.throws(() => m.lock(-1), {
     message: "wsync: timeout must be a number of milliseconds >= 0 or Infinity, got -1",
   });
-  assert.rejects(m.lockAsync("5"), {
+  await assert.rejects(m.lockAsync("5"), {
     message: 'wsync: timeout must be a number of milliseconds >= 0 or Infinity, got "5"',
   });
   assert.throws(() => Mutex.at(i32, 2), { message: "wsync: Mutex.at() byte offset 2 is not 4-byte aligned" });
