@@ -104,7 +104,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.close_connection = True
             self.send_error(414, "Request line too long")
             return False
-        return super().parse_request()
+        if not super().parse_request():
+            return False
+        if self.request_version == "HTTP/0.9":  # "GET /path" with no version: no browser sends it
+            self.send_error(400, "HTTP/0.9 is not supported")
+            return False
+        return True
 
     def do_GET(self):
         self.serve(send_body=True)
@@ -149,6 +154,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def send_error(self, code, message=None, explain=None):
         if code == 505:  # a well-formed line with a version we do not speak
             code, message = 400, "Unsupported HTTP version"
+        # A request line that did not parse leaves the version at HTTP/0.9,
+        # for which the base class writes a bare body: no status line and no
+        # headers. Answer in HTTP/1.1 instead, so errors carry the headers too.
+        if self.request_version == "HTTP/0.9":
+            self.request_version = "HTTP/1.1"
+            self.close_connection = True
         super().send_error(code, message, explain)
 
     def serve(self, send_body):

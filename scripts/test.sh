@@ -81,8 +81,12 @@ suite tsan build/tsan cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWSYNC_SANITIZE=t
 suite wasm build/wasm emcmake cmake -DCMAKE_BUILD_TYPE=Release
 # The JS module alone (worker_threads) and with the wasm build (interop).
 WSYNC_WASM_BUILD_DIR=build/wasm node_suite js tests/js/
-# Real Chromium (Playwright) on pages of the wasm build, served by serve.py.
-WSYNC_WASM_BUILD_DIR=build/wasm node_suite browser tests/browser/
+# The dev server, as a user meets it (headers, types, traversal, misuse).
+node_suite server tests/server/
+# Real Chromium (Playwright) on pages of the wasm build (the demo and the
+# main-thread programs), served by serve.py; the demo is checked against the
+# native build's filter output.
+WSYNC_WASM_BUILD_DIR=build/wasm WSYNC_NATIVE_BUILD_DIR=build/native node_suite browser tests/browser/
 
 echo
 echo "== summary"

@@ -1,0 +1,82 @@
+// wsync_filter::Pool: a pool of pthreads started once that runs filter jobs
+// in row bands, with wsync primitives only.
+//
+//   start(params, frame, k)   (never blocks: fine on the browser main thread)
+//     job_ = {params, frame, k}; done_.add(k); start_.release(k)
+//   each worker, forever:
+//     start_.acquire(); band = next_band_++;
+//     for each pass: run_pass(band); barrier(k).arrive_and_wait() between passes
+//     done_.done()
+//   the caller: done().wait() on a thread that may block, or
+//     done().wait_async(cb) / JS WaitGroup.at(memory, pool.done_address()).waitAsync()
+//
+// Happens-before: start_.release() publishes job_ to the workers that
+// acquire its permits; each worker's done() publishes its band of the output
+// to whoever sees the WaitGroup reach zero; the Barrier publishes each pass
+// to the next (the barrier's promise).
+//
+// One job at a time: start() while a job runs is refused ("a filter job is
+// already running"). k may be anything from 1 to size(): any k of the
+// workers take the k permits, and barrier k (one per k, built once) has
+// exactly k participants.
+#pragma once
+
+#include <pthread.h>
+
+#include <atomic>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "filter.hpp"
+#include "wsync/wsync.hpp"
+
+namespace wsync_filter {
+
+class Pool {
+ public:
+  // Starts `threads` workers (1 .. 256). On the browser main thread, link
+  // with -sPTHREAD_POOL_SIZE >= threads so their workers exist up front.
+  explicit Pool(int threads);
+  ~Pool();  // stops and joins the workers (waits for a running job)
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
+  int size() const noexcept { return static_cast<int>(threads_.size()); }
+
+  // Starts a job on `k` workers and returns at once; "" on success, or why
+  // it was refused (bad parameters, k out of range, a job already running).
+  std::string_view start(const Params& params, const Frame& frame, int k) noexcept;
+
+  // Counts the job's unfinished bands; zero when the output is complete.
+  wsync::WaitGroup& done() noexcept { return done_; }
+
+  // start() and wait: the whole job on a thread that may block.
+  std::string_view run(const Params& params, const Frame& frame, int k) noexcept;
+
+ private:
+  static void* worker_main(void* self) noexcept;
+  void work() noexcept;
+
+  struct Job {
+    Params params;
+    Frame frame;
+    int bands;
+  };
+
+  wsync::Semaphore start_{0};
+  wsync::WaitGroup done_;
+  std::vector<std::unique_ptr<wsync::Barrier<>>> barriers_;  // barriers_[k - 1]: k participants
+  std::atomic<int> next_band_{0};
+  Job job_{};         // written by start() before release(), read after acquire()
+  bool stop_ = false;  // likewise
+  std::vector<pthread_t> threads_;
+};
+
+// The baselines the demo's "compare" mode and the benchmarks run: the same
+// bands and passes with Emscripten's (or glibc's) pthread primitives:
+// k threads created and joined per job, pthread_barrier_t between passes.
+// Blocks the caller (pthread_join) for the whole job.
+std::string_view run_with_pthreads(const Params& params, const Frame& frame, int k) noexcept;
+
+}  // namespace wsync_filter

@@ -1,0 +1,235 @@
+// The demo page (web/, built into build/wasm/web) in real Chromium, served by
+// the real serve.py: it is isolated and loads cleanly; every filter equals the
+// native build of the same C++ (examples/filter) on 1 and N threads; the page
+// keeps painting through a long run; without the headers it shows the banner.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { builtDir, launchBrowser, openPage, root, startServer } from "./harness.mjs";
+
+const nativeBuild = path.resolve(root, process.env.WSYNC_NATIVE_BUILD_DIR ?? "build/native");
+const referenceTool = path.join(nativeBuild, "examples", "filter", "filter_reference");
+
+// {sample, grayscale, sharpen, edges, blur-1, blur-4, blur-20} checksums of the native build.
+function nativeReference(side) {
+  if (!existsSync(referenceTool)) {
+    throw new Error(`wsync: ${referenceTool} is missing: build the native tree first (bash scripts/test.sh does)`);
+  }
+  return JSON.parse(execFileSync(referenceTool, [String(side), String(side), "2"], { encoding: "utf8" }));
+}
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer(builtDir("web"));
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openDemo(url = server.url) {
+  const opened = await openPage(browser, url);
+  opened.ready = await opened.page.evaluate(() => window.wsyncDemo.ready);
+  return opened;
+}
+
+const demo = (page, call, ...args) =>
+  page.evaluate(([c, a]) => window.wsyncDemo[c](...a), [call, args]);
+
+// Lets a few frames paint (a freshly drawn 2048 x 2048 canvas costs one slow frame).
+const settle = (page) =>
+  page.evaluate(() => new Promise((r) => {
+    let n = 0;
+    const f = () => (++n === 5 ? r() : requestAnimationFrame(f));
+    requestAnimationFrame(f);
+  }));
+
+test("served by serve.py the demo is cross-origin isolated and loads with no console errors", async () => {
+  const { page, ready, consoleMessages, pageErrors } = await openDemo();
+  assert.equal(ready, true);
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+  const poolSize = await page.evaluate(() => window.wsyncDemo.poolSize);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  assert.equal(poolSize, Math.min(cores, 16), "one pool thread per core");
+  assert.equal(await page.textContent("#status"), `ready: ${poolSize} worker thread(s) in the pool`);
+  assert.equal(await page.isHidden("#banner"), true);
+  assert.equal(await page.locator("#threads option").count(), poolSize);
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(consoleMessages.filter((m) => m.type === "error" || m.type === "warning"), []);
+  await page.close();
+});
+
+test("every filter equals the native build, on 1 and N threads, with the pool and with pthreads", async () => {
+  const side = 301; // not a multiple of any band count
+  const reference = nativeReference(side);
+  const { page, pageErrors } = await openDemo();
+  const poolSize = await page.evaluate(() => window.wsyncDemo.poolSize);
+  assert.equal(await demo(page, "loadSample", side), reference.sample, "the same sample picture");
+  const cases = [
+    ["grayscale", { filter: "grayscale" }],
+    ["sharpen", { filter: "sharpen" }],
+    ["edges", { filter: "edges" }],
+    ["blur-1", { filter: "blur", radius: 1 }],
+    ["blur-4", { filter: "blur", radius: 4 }],
+    ["blur-20", { filter: "blur", radius: 20 }],
+  ];
+  for (const [label, options] of cases) {
+    for (const threads of new Set([1, poolSize])) {
+      for (const compare of [false, true]) {
+        const r = await demo(page, "runFilter", { ...options, threads, compare });
+        assert.equal(r.checksum, reference[label], `${label} on ${threads} thread(s)${compare ? ", pthreads" : ""}`);
+      }
+    }
+  }
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
+test("the controls: a blur picked in the form runs on the pool and shows its figures", async () => {
+  const reference = nativeReference(1024);
+  const { page } = await openDemo();
+  await page.selectOption("#filter", "blur");
+  await page.fill("#radius", "4");
+  await page.selectOption("#runs", "3");
+  await page.click("#run");
+  await page.waitForFunction(() => document.getElementById("status").textContent === "done");
+  assert.equal(await page.textContent("#checksum"), reference["blur-4"]);
+  assert.match(await page.textContent("#times"), /^\d+\.\d, \d+\.\d, \d+\.\d$/);
+  assert.match(await page.textContent("#median"), /^\d+\.\d ms \(1024 x 1024, \d+ threads?\)$/);
+  assert.match(await page.textContent("#gap"), /^\d+\.\d ms \(\d+ frames painted\)$/);
+  await page.click("#speedup");
+  await page.waitForFunction(() => document.getElementById("status").textContent === "done");
+  const poolSize = await page.evaluate(() => window.wsyncDemo.poolSize);
+  assert.equal(await page.locator("#chart circle").count(), poolSize, "one point per thread count");
+  await page.close();
+});
+
+test("the page keeps painting through a long filter run, and N threads beat 1", async () => {
+  const { page, pageErrors } = await openDemo();
+  const poolSize = await page.evaluate(() => window.wsyncDemo.poolSize);
+  const reference = nativeReference(2048);
+  await demo(page, "loadSample", 2048);
+  // Warm up every pool thread's code (wasm tiers up from its baseline compiler).
+  await demo(page, "runFilter", { filter: "blur", radius: 20, threads: poolSize });
+  await settle(page);
+  const results = {};
+  for (const threads of new Set([1, poolSize])) {
+    // From the button, so the work starts in a task of the page's own.
+    await page.selectOption("#filter", "blur");
+    await page.fill("#radius", "20");
+    await page.selectOption("#threads", String(threads));
+    await page.selectOption("#runs", "1");
+    await page.click("#run");
+    await page.waitForFunction(() => document.getElementById("status").textContent === "done", null, { timeout: 60_000 });
+    const r = await page.evaluate(() => window.wsyncDemo.last);
+    results[threads] = r;
+    console.log(
+      `blur radius 20 on 2048 x 2048, ${threads} thread(s): ${r.medianMs.toFixed(0)} ms, ` +
+        `${r.frames} frames, longest frame gap ${r.maxFrameGapMs.toFixed(1)} ms, long tasks ${r.longTasks}`,
+    );
+    assert.equal(r.checksum, reference["blur-20"]);
+    assert.ok(r.medianMs > 200, "long enough to matter");
+    assert.ok(r.maxFrameGapMs < 100, `longest frame gap ${r.maxFrameGapMs} ms`);
+    assert.equal(r.longTasks, 0, "no main-thread task over 100 ms");
+    assert.ok(r.frames >= (r.medianMs / 16.7) * 0.5, `frames kept coming (${r.frames} in ${r.medianMs} ms)`);
+    await settle(page);
+  }
+  if (poolSize > 1) {
+    const speedup = results[1].medianMs / results[poolSize].medianMs;
+    console.log(`speedup on ${poolSize} threads: ${speedup.toFixed(2)}x`);
+    assert.ok(speedup > 1, "more threads were faster");
+  }
+  // The compare mode blocks the page in pthread_join: shown, not asserted.
+  const c = await demo(page, "runFilter", { filter: "blur", radius: 20, threads: poolSize, compare: true });
+  console.log(`compare mode (pthread_create/barrier/join): ${c.medianMs.toFixed(0)} ms, longest frame gap ${c.maxFrameGapMs.toFixed(0)} ms`);
+  assert.equal(c.checksum, reference["blur-20"]);
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
+// A 24-bit BMP of width x height (bottom-up rows), pixels from f(x, y) -> [r, g, b].
+function bmp(width, height, f) {
+  const row = Math.ceil((width * 3) / 4) * 4;
+  const buf = Buffer.alloc(54 + row * height);
+  buf.write("BM", 0);
+  buf.writeUInt32LE(buf.length, 2);
+  buf.writeUInt32LE(54, 10);
+  buf.writeUInt32LE(40, 14);
+  buf.writeInt32LE(width, 18);
+  buf.writeInt32LE(height, 22);
+  buf.writeUInt16LE(1, 26);
+  buf.writeUInt16LE(24, 28);
+  buf.writeUInt32LE(row * height, 34);
+  for (let y = 0; y < height; ++y) {
+    for (let x = 0; x < width; ++x) {
+      const [r, g, b] = f(x, y);
+      const at = 54 + (height - 1 - y) * row + x * 3;
+      buf[at] = b;
+      buf[at + 1] = g;
+      buf[at + 2] = r;
+    }
+  }
+  return buf;
+}
+
+test("the user's own picture: a file is loaded (large ones scaled down), a non-image is refused", async () => {
+  const { page, pageErrors } = await openDemo();
+  await page.setInputFiles("#file", { name: "red.bmp", mimeType: "image/bmp", buffer: bmp(40, 30, () => [255, 0, 0]) });
+  await page.waitForFunction(() => window.wsyncDemo.image.width === 40);
+  assert.deepEqual(await page.evaluate(() => window.wsyncDemo.image), { width: 40, height: 30 });
+  const r = await demo(page, "runFilter", { filter: "grayscale" });
+  const pixel = await page.evaluate(() => Array.from(document.getElementById("after").getContext("2d").getImageData(5, 5, 1, 1).data));
+  assert.deepEqual(pixel, [77, 77, 77, 255], "BT.601 luma of pure red");
+  assert.match(r.checksum, /^[0-9a-f]{16}$/);
+  await page.setInputFiles("#file", { name: "wide.bmp", mimeType: "image/bmp", buffer: bmp(4096, 8, (x) => [x & 255, 0, 0]) });
+  await page.waitForFunction(() => window.wsyncDemo.image.width === 2048);
+  assert.deepEqual(await page.evaluate(() => window.wsyncDemo.image), { width: 2048, height: 4 });
+  await page.setInputFiles("#file", { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+  await page.waitForFunction(() => document.getElementById("status").textContent.includes("notes.txt"));
+  assert.equal(await page.textContent("#status"), "wsync demo: notes.txt is not an image");
+  assert.deepEqual(await page.evaluate(() => window.wsyncDemo.image), { width: 2048, height: 4 }, "the picture is kept");
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
+test("bad arguments to the page's API are refused with exact messages", async () => {
+  const { page } = await openDemo();
+  const poolSize = await page.evaluate(() => window.wsyncDemo.poolSize);
+  const error = (call, ...args) =>
+    page.evaluate(([c, a]) => Promise.resolve().then(() => window.wsyncDemo[c](...a)).then(() => "no error", (e) => e.message), [call, args]);
+  assert.equal(await error("runFilter", { threads: poolSize + 1 }), `wsync demo: threads must be 1..${poolSize}, got ${poolSize + 1}`);
+  assert.equal(await error("runFilter", { filter: "emboss" }), 'wsync demo: unknown filter "emboss"');
+  assert.equal(await error("runFilter", { filter: "blur", radius: 0 }), "wsync demo: blur radius must be 1..20");
+  assert.equal(await error("loadSample", 5000), "wsync demo: image size must be 1..4096 on each side, got 5000 x 5000");
+  // Nothing was left half done: a good run still works.
+  assert.match((await demo(page, "runFilter", { filter: "sharpen" })).checksum, /^[0-9a-f]{16}$/);
+  await page.close();
+});
+
+test("served without the isolation headers, the page shows the banner with the fix, and nothing crashes", async () => {
+  const plain = await startServer(builtDir("web"), ["--no-isolation"]);
+  try {
+    const { page, ready, pageErrors } = await openDemo(plain.url);
+    assert.equal(ready, false);
+    assert.equal(await page.evaluate(() => crossOriginIsolated), false);
+    assert.equal(await page.isVisible("#banner"), true);
+    assert.equal(
+      await page.textContent("#banner-title"),
+      "This page is not cross-origin isolated, so it has no SharedArrayBuffer and no WebAssembly threads.",
+    );
+    const fix = await page.textContent("#banner-text");
+    assert.match(fix, /Cross-Origin-Opener-Policy: same-origin/);
+    assert.match(fix, /Cross-Origin-Embedder-Policy: require-corp/);
+    assert.match(fix, /python3 serve\.py build\/wasm\/web/);
+    assert.match(await page.textContent("#status"), /^cannot run: /);
+    assert.equal(await page.evaluate(() => typeof window.Module), "undefined", "the wasm module was not even loaded");
+    assert.deepEqual(pageErrors, []);
+    await page.close();
+  } finally {
+    await plain.close();
+  }
+});

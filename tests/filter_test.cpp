@@ -1,0 +1,112 @@
+// The demo's image filter (examples/filter): known values, and the pool and
+// the pthread baseline agree with the single-threaded reference byte for
+// byte, for any number of threads.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "filter.hpp"
+#include "pool.hpp"
+
+namespace {
+
+using wsync_filter::Kind;
+using wsync_filter::Params;
+
+struct Images {
+  int width, height;
+  std::vector<uint8_t> in, out, scratch;
+  Images(int w, int h) : width(w), height(h), in(size()), out(size()), scratch(size()) {}
+  size_t size() const { return static_cast<size_t>(width) * height * 4; }
+  wsync_filter::Frame frame() { return {in.data(), out.data(), scratch.data(), width, height}; }
+};
+
+const Params kAll[] = {{Kind::grayscale, 0}, {Kind::blur, 1}, {Kind::blur, 5}, {Kind::blur, 20},
+                       {Kind::sharpen, 0},   {Kind::edges, 0}};
+
+TEST(Filter, KnownValuesOnFlatImages) {
+  Images img(9, 7);
+  for (size_t i = 0; i < img.size(); i += 4) {
+    img.in[i] = 255, img.in[i + 1] = 0, img.in[i + 2] = 0, img.in[i + 3] = 200;
+  }
+  wsync_filter::apply({Kind::grayscale, 0}, img.frame());
+  EXPECT_EQ(img.out[0], 77);  // (77 * 255 + 128) >> 8
+  EXPECT_EQ(img.out[3], 200) << "alpha is kept";
+  for (const Params& p : {Params{Kind::blur, 7}, Params{Kind::sharpen, 0}}) {
+    wsync_filter::apply(p, img.frame());
+    EXPECT_EQ(img.out, img.in) << wsync_filter::name(p.kind) << " of a flat image is the image";
+  }
+  wsync_filter::apply({Kind::edges, 0}, img.frame());
+  for (size_t i = 0; i < img.size(); i += 4) ASSERT_EQ(img.out[i] + img.out[i + 3], 255) << "no edges, opaque";
+}
+
+TEST(Filter, EdgesFindAStep) {
+  Images img(8, 4);
+  for (int y = 0; y < 4; ++y) {
+    for (int x = 0; x < 8; ++x) {
+      uint8_t* p = &img.in[(static_cast<size_t>(y) * 8 + x) * 4];
+      p[0] = p[1] = p[2] = x < 4 ? 0 : 100;
+      p[3] = 255;
+    }
+  }
+  wsync_filter::apply({Kind::edges, 0}, img.frame());
+  EXPECT_EQ(img.out[(8 + 0) * 4], 0);
+  EXPECT_EQ(img.out[(8 + 3) * 4], 255) << "gx = 4 * 100 at the step, clamped";
+  EXPECT_EQ(img.out[(8 + 7) * 4], 0);
+}
+
+TEST(Filter, PoolAndPthreadsMatchTheReferenceForEveryThreadCount) {
+  Images ref(97, 61), got(97, 61);
+  wsync_filter::make_sample(ref.in.data(), ref.width, ref.height);
+  got.in = ref.in;
+  wsync_filter::Pool pool(5);
+  for (const Params& p : kAll) {
+    wsync_filter::apply(p, ref.frame());
+    for (int k = 1; k <= 5; ++k) {
+      std::fill(got.out.begin(), got.out.end(), 0);
+      ASSERT_EQ(pool.run(p, got.frame(), k), "");
+      ASSERT_EQ(got.out, ref.out) << wsync_filter::name(p.kind) << " radius " << p.radius << " on " << k;
+      std::fill(got.out.begin(), got.out.end(), 0);
+      ASSERT_EQ(wsync_filter::run_with_pthreads(p, got.frame(), k), "");
+      ASSERT_EQ(got.out, ref.out) << "pthreads: " << wsync_filter::name(p.kind) << " on " << k;
+    }
+  }
+}
+
+TEST(Filter, MoreThreadsThanRowsStillCoverEveryRow) {
+  Images ref(5, 3), got(5, 3);
+  wsync_filter::make_sample(ref.in.data(), 5, 3);
+  got.in = ref.in;
+  wsync_filter::Pool pool(6);
+  wsync_filter::apply({Kind::blur, 3}, ref.frame());
+  ASSERT_EQ(pool.run({Kind::blur, 3}, got.frame(), 6), "");
+  EXPECT_EQ(got.out, ref.out);
+}
+
+TEST(Filter, BadParametersAreRefusedWithAReason) {
+  Images img(4, 4);
+  wsync_filter::Pool pool(2);
+  EXPECT_EQ(pool.start({Kind::blur, 0}, img.frame(), 1), "blur radius must be 1..20");
+  EXPECT_EQ(pool.start({Kind::blur, 21}, img.frame(), 1), "blur radius must be 1..20");
+  EXPECT_EQ(pool.start({static_cast<Kind>(9), 0}, img.frame(), 1), "unknown filter");
+  EXPECT_EQ(pool.start({Kind::sharpen, 0}, img.frame(), 3), "thread count must be 1..the pool's size");
+  EXPECT_EQ(pool.start({Kind::sharpen, 0}, img.frame(), 0), "thread count must be 1..the pool's size");
+  wsync_filter::Frame bad = img.frame();
+  bad.width = 0;
+  EXPECT_EQ(pool.start({Kind::sharpen, 0}, bad, 1), "image size must be 1..4096 pixels on each side");
+  bad = img.frame();
+  bad.out = nullptr;
+  EXPECT_EQ(pool.start({Kind::sharpen, 0}, bad, 1), "NULL image buffer");
+  EXPECT_EQ(pool.done().native_word().load(), 0u) << "nothing was started";
+}
+
+TEST(Filter, SampleAndChecksumAreDeterministic) {
+  Images a(33, 17), b(33, 17);
+  wsync_filter::make_sample(a.in.data(), 33, 17);
+  wsync_filter::make_sample(b.in.data(), 33, 17);
+  EXPECT_EQ(a.in, b.in);
+  EXPECT_EQ(wsync_filter::checksum(nullptr, 0), 0xcbf29ce484222325ull);
+  EXPECT_EQ(wsync_filter::checksum(reinterpret_cast<const uint8_t*>("a"), 1), 0xaf63dc4c8601ec8cull);
+}
+
+}  // namespace

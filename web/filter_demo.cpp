@@ -1,0 +1,78 @@
+// The demo page's wasm side: a wsync_filter::Pool started once, images in
+// wasm memory, and calls the page makes (web/demo.js). The page never blocks:
+// it starts a job with demo_start() and awaits the pool's WaitGroup with
+// wsync.mjs's WaitGroup.waitAsync() on the same word.
+#include <emscripten/emscripten.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "filter.hpp"
+#include "pool.hpp"
+
+namespace {
+
+std::unique_ptr<wsync_filter::Pool> g_pool;
+int g_width = 0, g_height = 0;
+std::vector<uint8_t> g_in, g_out, g_scratch;
+std::string g_text;  // the last string handed to JS
+
+wsync_filter::Frame frame() { return {g_in.data(), g_out.data(), g_scratch.data(), g_width, g_height}; }
+
+const char* text(std::string_view s) {
+  g_text.assign(s.data(), s.size());
+  return g_text.c_str();
+}
+
+}  // namespace
+
+extern "C" {
+
+// Starts the pool (once); returns its size.
+EMSCRIPTEN_KEEPALIVE int demo_init(int threads) {
+  if (!g_pool) g_pool = std::make_unique<wsync_filter::Pool>(threads);
+  return g_pool->size();
+}
+
+// (Re)allocates the three images; returns the input's address ("" check via demo_error).
+EMSCRIPTEN_KEEPALIVE uint8_t* demo_images(int width, int height) {
+  if (width < 1 || width > wsync_filter::kMaxSide || height < 1 || height > wsync_filter::kMaxSide) return nullptr;
+  g_width = width;
+  g_height = height;
+  const size_t bytes = static_cast<size_t>(width) * height * 4;
+  g_in.assign(bytes, 0);
+  g_out.assign(bytes, 0);
+  g_scratch.assign(bytes, 0);
+  return g_in.data();
+}
+
+EMSCRIPTEN_KEEPALIVE uint8_t* demo_output() { return g_out.data(); }
+
+EMSCRIPTEN_KEEPALIVE void demo_make_sample() { wsync_filter::make_sample(g_in.data(), g_width, g_height); }
+
+// The pool's WaitGroup: zero when the job's output is complete.
+EMSCRIPTEN_KEEPALIVE void* demo_done_word() { return &g_pool->done(); }
+
+// Starts a job on k threads and returns at once: "" or why it was refused.
+EMSCRIPTEN_KEEPALIVE const char* demo_start(int kind, int radius, int k) {
+  return text(g_pool->start({static_cast<wsync_filter::Kind>(kind), radius}, frame(), k));
+}
+
+// The compare mode: the same job with pthread_create, pthread_barrier and
+// pthread_join, which blocks this (the page's main) thread until it ends.
+EMSCRIPTEN_KEEPALIVE const char* demo_run_pthreads(int kind, int radius, int k) {
+  return text(wsync_filter::run_with_pthreads({static_cast<wsync_filter::Kind>(kind), radius}, frame(), k));
+}
+
+// FNV-1a of the input (0) or the output (1), as 16 hex digits.
+EMSCRIPTEN_KEEPALIVE const char* demo_checksum(int which) {
+  const std::vector<uint8_t>& image = which == 0 ? g_in : g_out;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016" PRIx64, wsync_filter::checksum(image.data(), image.size()));
+  return text(hex);
+}
+
+}  // extern "C"
