@@ -294,23 +294,24 @@ def main(argv=None):
             print("serve.py: cannot listen on %s port %d: %s" % (args.host, args.port, e.strerror), file=sys.stderr)
         return 2
 
-    port = server.server_address[1]
-    shown_host = "[%s]" % args.host if ":" in args.host else args.host
-    if args.host in ("0.0.0.0", "::"):
-        shown_host = "127.0.0.1"
-    print("serve.py: serving %s at http://%s:%d/" % (root, shown_host, port), flush=True)
-    if args.no_isolation:
-        print("serve.py: --no-isolation: pages will NOT be cross-origin isolated (no SharedArrayBuffer)", flush=True)
-    else:
-        print("serve.py: pages will be cross-origin isolated (COOP same-origin, COEP %s)" % args.coep, flush=True)
-    if not is_loopback(args.host):
-        print(
-            "serve.py: warning: listening on %s, reachable from other machines; browsers treat plain "
-            "http:// from an address other than localhost as insecure, so pages opened that way are "
-            "not cross-origin isolated" % args.host,
-            flush=True,
-        )
+    # From here on Ctrl-C means stop, even while the banner is printing.
     try:
+        port = server.server_address[1]
+        shown_host = "[%s]" % args.host if ":" in args.host else args.host
+        if args.host in ("0.0.0.0", "::"):
+            shown_host = "127.0.0.1"
+        print("serve.py: serving %s at http://%s:%d/" % (root, shown_host, port), flush=True)
+        if args.no_isolation:
+            print("serve.py: --no-isolation: pages will NOT be cross-origin isolated (no SharedArrayBuffer)", flush=True)
+        else:
+            print("serve.py: pages will be cross-origin isolated (COOP same-origin, COEP %s)" % args.coep, flush=True)
+        if not is_loopback(args.host):
+            print(
+                "serve.py: warning: listening on %s, reachable from other machines; browsers treat plain "
+                "http:// from an address other than localhost as insecure, so pages opened that way are "
+                "not cross-origin isolated" % args.host,
+                flush=True,
+            )
         server.serve_forever()
     except KeyboardInterrupt:
         print("\nserve.py: stopped", flush=True)
@@ -320,4 +321,8 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # Ctrl-C before the server was listening
+        print("\nserve.py: stopped", file=sys.stderr)
+        sys.exit(130)
