@@ -46,7 +46,7 @@ const RUNNING = 1; // a caller runs f, nobody waits
 const QUEUED = 2; // a caller runs f, others may sleep
 const COMPLETE = 3; // f returned
 
-const SPIN_LIMIT = 100; // load-only spins before sleeping, as in C++
+const SPIN_LIMIT = 100; // load-only spins before a blocking agent sleeps
 
 const options = {
   // Time the async forms spin before they await, in microseconds.

@@ -21,12 +21,18 @@
 #pragma once
 
 #include <atomic>
+#ifndef __EMSCRIPTEN__
+#include <sched.h>
+#endif
 #include <cstdint>
 
 #include "wsync/detail/futex.hpp"
 
 namespace wsync {
 namespace detail {
+
+// The count of Spinner::counted(), set by wsync_set_spin_limit() (src/tuning.cpp).
+int spin_limit() noexcept;
 
 // What a waiter wants next: finished (with its result), or to sleep while
 // `*word == expected`.
@@ -51,13 +57,24 @@ struct Step {
 // the main-thread time budget, never past the wait's deadline.
 class Spinner {
  public:
+  // The default of wsync_set_spin_limit(): a few microseconds of spinning on
+  // both targets. Natively each load is followed by a pause instruction
+  // (tens of cycles); wasm has none, so it takes about 40 times as many
+  // loads. Measured: with 100 in wasm a ping-pong hop cost 29 us (every
+  // handoff slept), with 4000 about 1 us, and contended throughput rose to
+  // above pthread_mutex and std::mutex at every point (docs/benchmarks.md).
+#ifdef __EMSCRIPTEN__
+  static constexpr int kSpinLimit = 4000;
+#else
   static constexpr int kSpinLimit = 100;
+  static constexpr int kYields = 16;
+#endif
 
-  static Spinner counted() noexcept { return Spinner(kSpinLimit, 0); }
+  static Spinner counted() noexcept { return Spinner(false, spin_limit(), 0); }
   static Spinner timed(double budget_us, Deadline deadline) noexcept {
     int64_t stop = Deadline::now_ns() + static_cast<int64_t>(budget_us * 1000);
     if (!deadline.is_never() && deadline.ns() < stop) stop = deadline.ns();
-    return Spinner(0, stop);
+    return Spinner(true, 0, stop);
   }
 
   // Spins while `word` holds `busy`, within the budget; returns the last
@@ -67,14 +84,30 @@ class Spinner {
     for (int i = 0;; ++i) {
       const uint32_t s = word.load(std::memory_order_relaxed);
       if (s != busy) return s;
-      if (limit_ != 0 ? i >= limit_ : Deadline::now_ns() >= stop_ns_) return s;
+      if (timed_ ? Deadline::now_ns() >= stop_ns_ : i >= limit_) break;
       spin_pause();
     }
+#ifndef __EMSCRIPTEN__
+    // Natively, then give the core away a few times before the futex: with
+    // more threads than cores the agent that will change the word may be
+    // waiting for this very core, and a yield costs far less than a sleep
+    // and a wake (the fork-join benchmark, docs/benchmarks.md).
+    if (!timed_ && limit_ > 0) {
+      for (int y = 0; y < kYields; ++y) {
+        sched_yield();
+        const uint32_t s = word.load(std::memory_order_relaxed);
+        if (s != busy) return s;
+      }
+    }
+#endif
+    return busy;
   }
 
  private:
-  constexpr Spinner(int limit, int64_t stop_ns) noexcept : limit_(limit), stop_ns_(stop_ns) {}
-  int limit_;        // loads per call; 0: spin by time instead
+  constexpr Spinner(bool timed, int limit, int64_t stop_ns) noexcept
+      : timed_(timed), limit_(limit), stop_ns_(stop_ns) {}
+  bool timed_;       // spin by time (the event-loop driver) or by count
+  int limit_;        // loads per call after the first, when counted
   int64_t stop_ns_;  // Deadline::now_ns() at which a timed spin stops
 };
 

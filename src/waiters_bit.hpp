@@ -24,6 +24,14 @@ class WaitersBitWaiter {
     uint32_t s = word_.load(std::memory_order_acquire);
     for (;;) {
       if (released_(s & ~kWaitersBit)) return Step::done(true);
+      // Spin before announcing a sleeper: a release that comes within the
+      // spin then finds WAITERS clear and costs its releaser no wake (the
+      // fork-join benchmark, docs/benchmarks.md). The spin's loads are
+      // relaxed: a change it saw is read again with acquire.
+      if (spin.while_equal(word_, s) != s) {
+        s = word_.load(std::memory_order_acquire);
+        continue;
+      }
       if ((s & kWaitersBit) == 0) {
         // Announce a sleeper, so that the change that releases us wakes us.
         // Acquire on failure too: the reloaded s may release us.
@@ -35,8 +43,7 @@ class WaitersBitWaiter {
       }
       // Every change of the other bits changes the word: sleep only while
       // it still holds what we saw, so a change after our CAS is not missed.
-      if (spin.while_equal(word_, s) == s) return Step::sleep_while(word_, s);
-      s = word_.load(std::memory_order_acquire);
+      return Step::sleep_while(word_, s);
     }
   }
 

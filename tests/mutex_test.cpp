@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "test_util.hpp"
+#include "wsync/tuning.h"
 
 namespace {
 
@@ -154,6 +155,31 @@ TEST(Mutex, HugeTimeoutsMeanForever) {
 }
 
 #if GTEST_HAS_DEATH_TEST
+TEST(Mutex, SpinLimitIsTunableAndZeroStillLocksCorrectly) {
+#ifdef __EMSCRIPTEN__
+  const int kDefault = 4000;
+#else
+  const int kDefault = 100;
+#endif
+  EXPECT_EQ(wsync_set_spin_limit(0), kDefault) << "the default";
+  EXPECT_EQ(wsync_set_spin_limit(-5), 0) << "a negative limit is ignored";
+  wsync::Mutex m;
+  long counter = 0;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 20000; ++i) {
+        std::lock_guard<wsync::Mutex> lock(m);
+        ++counter;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(wsync_set_spin_limit(kDefault), 0);
+  EXPECT_EQ(counter, 80000);
+  EXPECT_EQ(m.native_word().load(), wsync::Mutex::kUnlocked);
+}
+
 TEST(MutexDeathTest, UnlockOfUnlockedMutexAborts) {
   Mutex m;
   EXPECT_DEATH(m.unlock(), "^wsync: unlock of unlocked Mutex\n");

@@ -37,6 +37,20 @@ void* hold_mutex(void*) {
   return nullptr;
 }
 
+// Emscripten's own pthread_mutex, held the same way (the benchmarks'
+// baseline: its lock busy-waits on the browser main thread).
+pthread_mutex_t g_pthread_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+void* hold_pthread_mutex(void*) {
+  pthread_mutex_lock(&g_pthread_mutex);
+  g_holding.store(1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(g_hold_ms));
+  g_released.store(emscripten_get_now());
+  pthread_mutex_unlock(&g_pthread_mutex);
+  g_holding.store(0);
+  return nullptr;
+}
+
 void* finish_work(void*) {
   std::this_thread::sleep_for(std::chrono::milliseconds(g_hold_ms));
   g_released.store(emscripten_get_now());
@@ -87,6 +101,15 @@ EMSCRIPTEN_KEEPALIVE void mt_hold_mutex(int hold_ms) { start(hold_mutex, hold_ms
 EMSCRIPTEN_KEEPALIVE void mt_owe_done(int hold_ms) {
   g_wg.add(1);
   start(finish_work, hold_ms);
+}
+
+EMSCRIPTEN_KEEPALIVE void mt_hold_pthread_mutex(int hold_ms) { start(hold_pthread_mutex, hold_ms); }
+
+// Emscripten's pthread_mutex_lock on the main thread (it busy-waits there).
+EMSCRIPTEN_KEEPALIVE void mt_pthread_lock_sync() {
+  pthread_mutex_lock(&g_pthread_mutex);
+  resumed(true);
+  pthread_mutex_unlock(&g_pthread_mutex);
 }
 
 EMSCRIPTEN_KEEPALIVE void* mt_counter() { return &g_counter; }
