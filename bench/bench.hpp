@@ -1,0 +1,85 @@
+// What every wsync benchmark shares: repetitions, medians with min and max,
+// and one JSON line per measured point (bench/report.mjs turns the lines of
+// a run into docs/benchmarks.md). Benchmarks never fail on a slow machine:
+// they measure and print, and every figure in the report is a ratio against
+// a baseline measured in the same process.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+// Settings: WSYNC_BENCH_REPS (default 5) repetitions of every point,
+// WSYNC_BENCH_SCALE (default 1) multiplies the work per repetition. Also
+// taken as arguments reps=N scale=N (a wasm program in Node does not see the
+// environment), which parse_settings() removes from argv.
+inline int g_reps = 0, g_scale = 0;
+
+inline int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v ? std::max(1, std::atoi(v)) : fallback;
+}
+
+inline int reps() { return g_reps ? g_reps : env_int("WSYNC_BENCH_REPS", 5); }
+inline int scale() { return g_scale ? g_scale : env_int("WSYNC_BENCH_SCALE", 1); }
+
+inline void parse_settings(int& argc, char** argv) {
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.rfind("reps=", 0) == 0) {
+      g_reps = std::max(1, std::atoi(a.c_str() + 5));
+    } else if (a.rfind("scale=", 0) == 0) {
+      g_scale = std::max(1, std::atoi(a.c_str() + 6));
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+}
+
+inline double now_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+struct Stats {
+  double median, min, max;
+};
+
+inline Stats stats(std::vector<double> xs) {
+  std::sort(xs.begin(), xs.end());
+  const size_t n = xs.size();
+  const double median = n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
+  return {median, xs.front(), xs.back()};
+}
+
+// One point: {"group", "impl", "params", "unit", "median", "min", "max", extra...}.
+inline void emit(const char* platform, const std::string& group, const std::string& impl, const std::string& params,
+                 const char* unit, const Stats& s, const std::string& extra = "") {
+  std::printf(
+      "{\"platform\": \"%s\", \"group\": \"%s\", \"impl\": \"%s\", \"params\": \"%s\", \"unit\": \"%s\", "
+      "\"median\": %.6g, \"min\": %.6g, \"max\": %.6g%s%s}\n",
+      platform, group.c_str(), impl.c_str(), params.c_str(), unit, s.median, s.min, s.max, extra.empty() ? "" : ", ",
+      extra.c_str());
+  std::fflush(stdout);
+}
+
+// Busy work the optimizer cannot delete: `units` dependent steps.
+inline unsigned work(unsigned units, unsigned seed = 1) {
+  volatile unsigned x = seed;
+  for (unsigned i = 0; i < units; ++i) x = x * 1103515245u + 12345u;
+  return x;
+}
+
+#ifdef __EMSCRIPTEN__
+inline const char* platform() { return "wasm"; }
+#else
+inline const char* platform() { return "native"; }
+#endif
+
+}  // namespace bench

@@ -1,0 +1,408 @@
+// wsync_bench: wsync's primitives against the platform's (Emscripten's musl
+// pthreads or glibc; libc++ or libstdc++ std::), and against the floor of
+// bare atomic RMWs, in one process. Prints one JSON line per point.
+//
+//   wsync_bench [uncontended|contended|pingpong|forkjoin]...   (default: all)
+#include <pthread.h>
+#include <semaphore.h>
+
+#include <atomic>
+#include <barrier>
+#include <condition_variable>
+#include <cstring>
+#include <future>
+#include <latch>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <semaphore>
+#include <thread>
+#include <vector>
+
+#include "bench.hpp"
+#include "wsync/tuning.h"
+#include "wsync/wsync.hpp"
+
+namespace {
+
+using bench::emit;
+using bench::now_ms;
+using bench::stats;
+using bench::work;
+
+// ------------------------------------------------------------ lock types --
+
+// The floor: the two RMWs any lock+unlock pair needs (a CAS to take, a swap
+// to release), and nothing else.
+struct Floor {
+  std::atomic<uint32_t> word{0};
+  void lock() {
+    uint32_t expected = 0;
+    while (!word.compare_exchange_weak(expected, 1, std::memory_order_acquire, std::memory_order_relaxed)) {
+      expected = 0;
+    }
+  }
+  void unlock() { word.exchange(0, std::memory_order_release); }
+};
+
+struct PthreadMutex {
+  pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+  void lock() { pthread_mutex_lock(&m); }
+  void unlock() { pthread_mutex_unlock(&m); }
+};
+
+volatile long g_sink;  // keeps critical sections from being optimized away
+
+// ---------------------------------------------------------- uncontended --
+
+template <class Lock>
+double uncontended_ns(Lock& lock, long iterations) {
+  const double start = now_ms();
+  for (long i = 0; i < iterations; ++i) {
+    lock.lock();
+    g_sink = g_sink + 1;
+    lock.unlock();
+  }
+  return (now_ms() - start) * 1e6 / static_cast<double>(iterations);
+}
+
+template <class Lock>
+void uncontended_point(const char* impl, long iterations) {
+  Lock lock;
+  std::vector<double> ns;
+  (void)uncontended_ns(lock, iterations / 4);  // warm up
+  for (int r = 0; r < bench::reps(); ++r) ns.push_back(uncontended_ns(lock, iterations));
+  emit(bench::platform(), "uncontended", impl, "", "ns per lock+unlock", stats(ns));
+}
+
+void uncontended() {
+  const long iterations = 4'000'000L * bench::scale();
+  uncontended_point<Floor>("floor (2 RMWs)", iterations);
+  uncontended_point<wsync::Mutex>("wsync::Mutex", iterations);
+  uncontended_point<PthreadMutex>("pthread_mutex", iterations);
+  uncontended_point<std::mutex>("std::mutex", iterations);
+}
+
+// ------------------------------------------------------------ contended --
+
+// `threads` threads lock, work `inside` units, unlock, work `outside` units,
+// for `ms`; returns total acquisitions per ms, and max/min per thread.
+template <class Lock>
+std::pair<double, double> contended_run(Lock& lock, int threads, unsigned inside, unsigned outside, double ms) {
+  std::atomic<bool> go{false}, stop{false};
+  std::vector<long> counts(static_cast<size_t>(threads), 0);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      while (!go.load(std::memory_order_acquire)) {}
+      long n = 0;
+      while (!stop.load(std::memory_order_relaxed)) {
+        lock.lock();
+        g_sink = g_sink + static_cast<long>(work(inside));
+        lock.unlock();
+        (void)work(outside);
+        ++n;
+      }
+      counts[static_cast<size_t>(t)] = n;
+    });
+  }
+  const double start = now_ms();
+  go.store(true, std::memory_order_release);
+  while (now_ms() - start < ms) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  stop.store(true);
+  for (std::thread& t : pool) t.join();
+  const double elapsed = now_ms() - start;
+  long total = 0, most = 0, least = counts[0];
+  for (long c : counts) {
+    total += c;
+    most = std::max(most, c);
+    least = std::min(least, c);
+  }
+  return {static_cast<double>(total) / elapsed, static_cast<double>(most) / static_cast<double>(std::max(1L, least))};
+}
+
+template <class Lock>
+void contended_point(const char* impl, int threads, unsigned inside, int spin = -1) {  // -1: the current limit
+  const double ms = 150.0 * bench::scale();
+  Lock lock;
+  const int previous = wsync_set_spin_limit(spin < 0 ? wsync_set_spin_limit(-1) : spin);
+  std::vector<double> throughput, fairness;
+  for (int r = 0; r < bench::reps(); ++r) {
+    const auto [ops, fair] = contended_run(lock, threads, inside, 50, ms);
+    throughput.push_back(ops);
+    fairness.push_back(fair);
+  }
+  wsync_set_spin_limit(previous);
+  const bench::Stats f = stats(fairness);
+  char params[64], extra[96];
+  std::snprintf(params, sizeof params, "threads=%d inside=%u", threads, inside);
+  std::snprintf(extra, sizeof extra, "\"fairness\": %.3g", f.median);
+  emit(bench::platform(), "contended", impl, params, "acquisitions per ms", stats(throughput), extra);
+}
+
+void contended() {
+  for (int threads : {2, 4, 8}) {
+    for (unsigned inside : {0u, 50u}) {
+      contended_point<wsync::Mutex>("wsync::Mutex", threads, inside);
+      contended_point<wsync::Mutex>("wsync::Mutex, spin 0", threads, inside, 0);
+      contended_point<wsync::Mutex>("wsync::Mutex, spin 10x", threads, inside, 10 * wsync_set_spin_limit(-1));
+      contended_point<PthreadMutex>("pthread_mutex", threads, inside);
+      contended_point<std::mutex>("std::mutex", threads, inside);
+    }
+  }
+}
+
+// ------------------------------------------------------------- ping-pong --
+
+// Two threads hand a turn back and forth `hops` times; each hop wakes the other.
+struct SemPair {  // ping: A releases b, acquires a
+  virtual ~SemPair() = default;
+  virtual void give(int side) = 0;  // wake the other side
+  virtual void take(int side) = 0;  // wait for our turn
+};
+
+struct WsyncSems : SemPair {
+  wsync::BinarySemaphore s[2]{wsync::BinarySemaphore(0), wsync::BinarySemaphore(0)};
+  void give(int side) override { s[1 - side].release(); }
+  void take(int side) override { s[side].acquire(); }
+};
+
+struct StdSems : SemPair {
+  std::binary_semaphore s[2]{std::binary_semaphore(0), std::binary_semaphore(0)};
+  void give(int side) override { s[1 - side].release(); }
+  void take(int side) override { s[side].acquire(); }
+};
+
+struct PosixSems : SemPair {
+  sem_t s[2];
+  PosixSems() {
+    sem_init(&s[0], 0, 0);
+    sem_init(&s[1], 0, 0);
+  }
+  ~PosixSems() override {
+    sem_destroy(&s[0]);
+    sem_destroy(&s[1]);
+  }
+  void give(int side) override { sem_post(&s[1 - side]); }
+  void take(int side) override {
+    while (sem_wait(&s[side]) != 0) {}
+  }
+};
+
+// A turn variable under a mutex, with a condition variable: the classic shape.
+template <class M, class CV>
+struct CondTurn : SemPair {
+  M m;
+  CV cv;
+  int turn = 0;
+  void give(int side) override {
+    std::lock_guard<M> lock(m);
+    turn = 1 - side;
+    cv.notify_one();
+  }
+  void take(int side) override {
+    std::unique_lock<M> lock(m);
+    while (turn != side) cv.wait(lock);
+  }
+};
+
+struct PthreadCond : SemPair {
+  pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+  int turn = 0;
+  void give(int side) override {
+    pthread_mutex_lock(&m);
+    turn = 1 - side;
+    pthread_cond_signal(&cv);
+    pthread_mutex_unlock(&m);
+  }
+  void take(int side) override {
+    pthread_mutex_lock(&m);
+    while (turn != side) pthread_cond_wait(&cv, &m);
+    pthread_mutex_unlock(&m);
+  }
+};
+
+double pingpong_us(SemPair& pair, int hops) {
+  // Side 0 starts (it has the turn); each side takes, then gives.
+  std::thread other([&] {
+    for (int i = 0; i < hops / 2; ++i) {
+      pair.take(1);
+      pair.give(1);
+    }
+  });
+  const double start = now_ms();
+  for (int i = 0; i < hops / 2; ++i) {
+    pair.give(0);
+    pair.take(0);
+  }
+  const double elapsed = now_ms() - start;
+  other.join();
+  return elapsed * 1000.0 / hops;
+}
+
+template <class Pair>
+void pingpong_point(const char* impl) {
+  const int hops = 20'000 * bench::scale();
+  std::vector<double> us;
+  for (int r = 0; r < bench::reps(); ++r) {
+    Pair pair;
+    us.push_back(pingpong_us(pair, hops));
+  }
+  char params[32];
+  std::snprintf(params, sizeof params, "hops=%d", hops * bench::reps());
+  emit(bench::platform(), "pingpong", impl, params, "us per hop", stats(us));
+}
+
+void pingpong() {
+  pingpong_point<WsyncSems>("wsync::BinarySemaphore");
+  pingpong_point<CondTurn<wsync::Mutex, wsync::CondVar>>("wsync::Mutex + CondVar");
+  pingpong_point<PthreadCond>("pthread_cond");
+  pingpong_point<CondTurn<std::mutex, std::condition_variable>>("std::condition_variable");
+  pingpong_point<StdSems>("std::binary_semaphore");
+  pingpong_point<PosixSems>("sem_t");
+}
+
+// ------------------------------------------------------------- fork-join --
+
+// Each round the coordinator releases K workers, each does a little work, and
+// the coordinator waits for all of them: the shape of a parallel loop.
+struct ForkJoin {
+  virtual ~ForkJoin() = default;
+  virtual void fork(int round) = 0;           // coordinator: start the round
+  virtual void join(int round) = 0;           // coordinator: wait for the round
+  virtual void start(int round) = 0;          // worker: wait for the round to start
+  virtual void finish(int round) = 0;         // worker: report the round done
+};
+
+template <class B>
+struct Barriers : ForkJoin {  // two barrier phases per round, K + 1 participants
+  B barrier;
+  explicit Barriers(int k) : barrier(k + 1) {}
+  void fork(int) override { barrier.arrive_and_wait(); }
+  void join(int) override { barrier.arrive_and_wait(); }
+  void start(int) override { barrier.arrive_and_wait(); }
+  void finish(int) override { barrier.arrive_and_wait(); }
+};
+
+struct PthreadBarrier {
+  pthread_barrier_t b;
+  explicit PthreadBarrier(int n) { pthread_barrier_init(&b, nullptr, static_cast<unsigned>(n)); }
+  ~PthreadBarrier() { pthread_barrier_destroy(&b); }
+  void arrive_and_wait() { pthread_barrier_wait(&b); }
+};
+
+template <class L>
+struct Latches : ForkJoin {  // a start latch (1) and an end latch (K) per round
+  std::vector<std::optional<L>> starts, ends;
+  Latches(int k, int rounds) : starts(static_cast<size_t>(rounds)), ends(static_cast<size_t>(rounds)) {
+    for (auto& s : starts) s.emplace(1);
+    for (auto& e : ends) e.emplace(k);
+  }
+  void fork(int r) override { starts[static_cast<size_t>(r)]->count_down(); }
+  void join(int r) override { ends[static_cast<size_t>(r)]->wait(); }
+  void start(int r) override { starts[static_cast<size_t>(r)]->wait(); }
+  void finish(int r) override { ends[static_cast<size_t>(r)]->count_down(); }
+};
+
+struct WaitGroupJoin : ForkJoin {  // a start latch per round, one reused WaitGroup to join
+  std::vector<std::optional<wsync::Latch>> starts;
+  wsync::WaitGroup done;
+  int k;
+  WaitGroupJoin(int k_, int rounds) : starts(static_cast<size_t>(rounds)), k(k_) {
+    for (auto& s : starts) s.emplace(1);
+  }
+  void fork(int r) override {
+    done.add(k);
+    starts[static_cast<size_t>(r)]->count_down();
+  }
+  void join(int) override { done.wait(); }
+  void start(int r) override { starts[static_cast<size_t>(r)]->wait(); }
+  void finish(int) override { done.done(); }
+};
+
+double forkjoin_us(ForkJoin& fj, int k, int rounds) {
+  std::vector<std::thread> pool;
+  for (int t = 0; t < k; ++t) {
+    pool.emplace_back([&, t] {
+      for (int r = 0; r < rounds; ++r) {
+        fj.start(r);
+        g_sink = g_sink + static_cast<long>(work(20, static_cast<unsigned>(t)));
+        fj.finish(r);
+      }
+    });
+  }
+  const double start = now_ms();
+  for (int r = 0; r < rounds; ++r) {
+    fj.fork(r);
+    fj.join(r);
+  }
+  const double elapsed = now_ms() - start;
+  for (std::thread& t : pool) t.join();
+  return elapsed * 1000.0 / rounds;
+}
+
+template <class Make>
+void forkjoin_point(const char* impl, int k, Make make) {
+  const int rounds = 4'000 * bench::scale();
+  std::vector<double> us;
+  for (int r = 0; r < bench::reps(); ++r) {
+    std::unique_ptr<ForkJoin> fj = make(k, rounds);
+    us.push_back(forkjoin_us(*fj, k, rounds));
+  }
+  char params[48];
+  std::snprintf(params, sizeof params, "workers=%d rounds=%d", k, rounds * bench::reps());
+  emit(bench::platform(), "forkjoin", impl, params, "us per round", stats(us));
+}
+
+void forkjoin() {
+  for (int k : {2, 4, 8}) {
+    forkjoin_point("wsync::Barrier", k, [](int n, int) { return std::make_unique<Barriers<wsync::Barrier<>>>(n); });
+    forkjoin_point("wsync::Latch", k, [](int n, int r) { return std::make_unique<Latches<wsync::Latch>>(n, r); });
+    forkjoin_point("wsync::WaitGroup", k, [](int n, int r) { return std::make_unique<WaitGroupJoin>(n, r); });
+    forkjoin_point("pthread_barrier", k, [](int n, int) { return std::make_unique<Barriers<PthreadBarrier>>(n); });
+    forkjoin_point("std::barrier", k, [](int n, int) { return std::make_unique<Barriers<std::barrier<>>>(n); });
+    forkjoin_point("std::latch", k, [](int n, int r) { return std::make_unique<Latches<std::latch>>(n, r); });
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bench::parse_settings(argc, argv);
+  // spin=N: wsync's blocking spin count for the whole run (tuning experiments).
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "spin=", 5) == 0) {
+      wsync_set_spin_limit(std::atoi(argv[i] + 5));
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  // Natively, glibc takes a single-threaded shortcut in its locks until a
+  // second thread exists: start one first, parked until the end.
+  std::promise<void> release;
+  std::thread parked([f = release.get_future()]() mutable { f.wait(); });
+  const struct {
+    const char* name;
+    void (*run)();
+  } groups[] = {{"uncontended", uncontended}, {"contended", contended}, {"pingpong", pingpong}, {"forkjoin", forkjoin}};
+  int status = 0;
+  for (const auto& g : groups) {
+    bool wanted = argc == 1;
+    for (int i = 1; i < argc; ++i) wanted = wanted || std::strcmp(argv[i], g.name) == 0;
+    if (wanted) g.run();
+  }
+  for (int i = 1; i < argc; ++i) {
+    bool known = false;
+    for (const auto& g : groups) known = known || std::strcmp(argv[i], g.name) == 0;
+    if (!known) {
+      std::fprintf(stderr, "wsync_bench: unknown group %s\n", argv[i]);
+      status = 2;
+    }
+  }
+  release.set_value();
+  parked.join();
+  return status;
+}
