@@ -10,7 +10,8 @@ say() { printf '[setup] %s\n' "$*"; }
 #   emscripten 3.1.6 (brings binaryen 108: wasm-dis, wasm-opt), GoogleTest
 #   sources, Python 3 (emcc, serve.py, the test helpers), Node.js and npm,
 #   Chromium (the browser tests; no test tool may download its own browser),
-#   pkg-config (the example that links the installed wsync with it).
+#   pkg-config (the example that links the installed wsync with it), spin
+#   (the model checks in tests/models).
 packages=(
   "cmake:command:cmake"
   "g++:command:g++"
@@ -21,6 +22,7 @@ packages=(
   "googletest:file:/usr/src/googletest/CMakeLists.txt"
   "chromium:file:/usr/bin/chromium"
   "pkgconf:command:pkg-config"
+  "spin:command:spin"
 )
 # Node.js 20 comes with the machine image; Debian's nodejs is the fallback.
 command -v node >/dev/null 2>&1 || packages+=("nodejs:command:node")
