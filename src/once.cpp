@@ -30,14 +30,10 @@ class OnceWaiter {
           }
           continue;
         case Once::kRunning:
-          // f may be quick: look a little before announcing a sleeper. The
-          // spin's loads are relaxed, so a change it saw is read again with
-          // acquire: a COMPLETE seen only by the spin would not make f's
-          // writes visible (the torture test caught exactly that).
-          if (spin.while_equal(state_, Once::kRunning) != Once::kRunning) {
-            s = state_.load(std::memory_order_acquire);
-            continue;
-          }
+          // f may be quick: look a little before announcing a sleeper (a
+          // change the spin returns was read with acquire: a COMPLETE makes
+          // f's writes visible).
+          if ((s = spin.while_equal(state_, Once::kRunning)) != Once::kRunning) continue;
           if (!state_.compare_exchange_weak(s, Once::kQueued, std::memory_order_acquire,
                                             std::memory_order_acquire)) {
             continue;

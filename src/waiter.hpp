@@ -78,12 +78,15 @@ class Spinner {
   }
 
   // Spins while `word` holds `busy`, within the budget; returns the last
-  // value seen. Relaxed: only a hint, the RMW or acquire load that follows
-  // in the waiter does the synchronizing.
+  // value seen. The spinning loads are relaxed (the line stays shared and
+  // cheap); a change is read once more with acquire before it is returned,
+  // so a waiter may act on the result at once: a COMPLETE or a released
+  // counter it returns makes the writes before that release visible (a
+  // relaxed value here once let a Once caller return too early). A budget
+  // that ran out returns `busy`, on which waiters only CAS or sleep.
   uint32_t while_equal(const std::atomic<uint32_t>& word, uint32_t busy) noexcept {
     for (int i = 0;; ++i) {
-      const uint32_t s = word.load(std::memory_order_relaxed);
-      if (s != busy) return s;
+      if (word.load(std::memory_order_relaxed) != busy) return word.load(std::memory_order_acquire);
       if (timed_ ? Deadline::now_ns() >= stop_ns_ : i >= limit_) break;
       spin_pause();
     }
@@ -95,8 +98,7 @@ class Spinner {
     if (!timed_ && limit_ > 0) {
       for (int y = 0; y < kYields; ++y) {
         sched_yield();
-        const uint32_t s = word.load(std::memory_order_relaxed);
-        if (s != busy) return s;
+        if (word.load(std::memory_order_relaxed) != busy) return word.load(std::memory_order_acquire);
       }
     }
 #endif

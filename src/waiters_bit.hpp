@@ -26,10 +26,10 @@ class WaitersBitWaiter {
       if (released_(s & ~kWaitersBit)) return Step::done(true);
       // Spin before announcing a sleeper: a release that comes within the
       // spin then finds WAITERS clear and costs its releaser no wake (the
-      // fork-join benchmark, docs/benchmarks.md). The spin's loads are
-      // relaxed: a change it saw is read again with acquire.
-      if (spin.while_equal(word_, s) != s) {
-        s = word_.load(std::memory_order_acquire);
+      // fork-join benchmark, docs/benchmarks.md). A change the spin returns
+      // was read with acquire, like the load above.
+      if (const uint32_t seen = spin.while_equal(word_, s); seen != s) {
+        s = seen;
         continue;
       }
       if ((s & kWaitersBit) == 0) {

@@ -34,8 +34,8 @@
 //              over-arrival"); the arrival reaching 0 runs the completion,
 //              stores remaining = expected, then phase + 1 (clearing WAITERS)
 //              and wakes everyone if WAITERS was set.
-//   wait(token): while the phase number is the token's: set WAITERS (CAS),
-//              sleep while the word is unchanged.
+//   wait(token): while the phase number is the token's: spin briefly, then
+//              set WAITERS (CAS), sleep while the word is unchanged.
 //
 // Happens-before promise: everything each participant did before arriving
 // in a phase is visible to the completion function, and everything before

@@ -25,8 +25,8 @@
 //   count_down(n): CAS loop; below zero is misuse ("wsync: Latch counted down
 //                  below zero"), refused before anything is stored; reaching
 //                  zero wakes every waiter if WAITERS was set.
-//   wait():        while the count is above zero: set WAITERS, sleep while
-//                  the word is unchanged.
+//   wait():        while the count is above zero: spin briefly, then set
+//                  WAITERS, sleep while the word is unchanged.
 //
 // Unlike WaitGroup it never goes up again: it is released once, for good.
 //

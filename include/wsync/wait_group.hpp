@@ -27,8 +27,8 @@
 //   | WAITERS | 0    | never stored: the add() that reaches zero clears   |
 //   |                | WAITERS in the same CAS and then wakes every waiter |
 //
-//   wait():  while counter > 0: set WAITERS (CAS), spin briefly, sleep while
-//            the word is unchanged, reload.
+//   wait():  while counter > 0: spin briefly, then set WAITERS (CAS), sleep
+//            while the word is unchanged, reload.
 //   add(d):  CAS loop; counter + d < 0 is misuse and aborts with
 //            "wsync: negative WaitGroup counter" before anything is stored.
 //            Reaching 0 stores 0 and, only if WAITERS was set, wakes all.
