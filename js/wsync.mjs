@@ -525,13 +525,30 @@ function counterAdd(i32, index, delta, belowZero, overflow) {
   }
 }
 
-/** A Go-style WaitGroup on one Int32Array element (docs/abi.md). */
-export class WaitGroup extends Words {
+// What WaitGroup and Latch share: the counter word and its wait (src/counter.hpp).
+class CounterWords extends Words {
   /** The counter (a snapshot). */
   get count() {
     return Atomics.load(this.i32, this.index) & LOW_BITS;
   }
 
+  /** Blocks until the counter is zero (true) or `timeoutMs` passes (false). Not on the browser main thread. */
+  wait(timeoutMs) {
+    const timeout = checkTimeout(timeoutMs);
+    const handle = this instanceof WaitGroup ? "wg" : "latch";
+    requireBlocking(`${this.constructor.name}.wait()`, `${handle}.waitAsync()`);
+    return waitBlocking(new WaitersBitWaiter(this.i32, this.index, isZero, now() + timeout));
+  }
+
+  /** Resolves true once the counter is zero, false after `timeoutMs`. Never blocks the thread. */
+  async waitAsync(timeoutMs) {
+    const timeout = checkTimeout(timeoutMs);
+    return waitEventLoop(new WaitersBitWaiter(this.i32, this.index, isZero, now() + timeout));
+  }
+}
+
+/** A Go-style WaitGroup on one Int32Array element (docs/abi.md). */
+export class WaitGroup extends CounterWords {
   /** Adds `delta` (an integer, may be negative) to the counter. */
   add(delta = 1) {
     if (!Number.isInteger(delta) || delta < -LOW_BITS || delta > LOW_BITS) {
@@ -543,34 +560,16 @@ export class WaitGroup extends Words {
   done() {
     this.add(-1);
   }
-
-  /** Blocks until the counter is zero (true) or `timeoutMs` passes (false). Not on the browser main thread. */
-  wait(timeoutMs) {
-    const timeout = checkTimeout(timeoutMs);
-    requireBlocking("WaitGroup.wait()", "wg.waitAsync()");
-    return waitBlocking(new WaitersBitWaiter(this.i32, this.index, isZero, now() + timeout));
-  }
-
-  /** Resolves true once the counter is zero, false after `timeoutMs`. Never blocks the thread. */
-  async waitAsync(timeoutMs) {
-    const timeout = checkTimeout(timeoutMs);
-    return waitEventLoop(new WaitersBitWaiter(this.i32, this.index, isZero, now() + timeout));
-  }
 }
 
 /** A single-use countdown, like std::latch, on one Int32Array element (docs/abi.md). */
-export class Latch extends Words {
+export class Latch extends CounterWords {
   /** Stores the initial count at i32[index]; returns index. */
   static initialize(i32, index, count) {
     checkWords(i32, index, "Latch", 1);
     checkCount(count, 0, "Latch.initialize()", "count");
     Atomics.store(i32, index, count);
     return index;
-  }
-
-  /** Arrivals still outstanding (a snapshot). */
-  get count() {
-    return Atomics.load(this.i32, this.index) & LOW_BITS;
   }
 
   /** Counts down by `n`; below zero throws "wsync: Latch counted down below zero" and stores nothing. */
@@ -583,19 +582,6 @@ export class Latch extends Words {
   /** Whether the count reached zero; never waits. */
   tryWait() {
     return this.count === 0;
-  }
-
-  /** Blocks until the count is zero (true) or `timeoutMs` passes (false). Not on the browser main thread. */
-  wait(timeoutMs) {
-    const timeout = checkTimeout(timeoutMs);
-    requireBlocking("Latch.wait()", "latch.waitAsync()");
-    return waitBlocking(new WaitersBitWaiter(this.i32, this.index, isZero, now() + timeout));
-  }
-
-  /** Resolves true once the count is zero, false after `timeoutMs`. Never blocks the thread. */
-  async waitAsync(timeoutMs) {
-    const timeout = checkTimeout(timeoutMs);
-    return waitEventLoop(new WaitersBitWaiter(this.i32, this.index, isZero, now() + timeout));
   }
 
   /** countDown(n), then wait(). Not on the browser main thread (checked before counting down). */
