@@ -7,47 +7,17 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdio>
-#include <functional>
 #include <thread>
 
+#include "wasm_test_util.hpp"
 #include "wsync/async.h"
 #include "wsync/wsync.hpp"
 
 namespace {
 
-int g_checks = 0;
-double g_start;
-
-void check(bool ok, const char* what) {
-  if (!ok) {
-    std::printf("async family: FAILED: %s\n", what);
-    std::fflush(stdout);
-    emscripten_force_exit(1);
-  }
-  ++g_checks;
-}
-
-double elapsed_ms() { return emscripten_get_now() - g_start; }
-
-// Runs `work` on a detached pthread after `delay_ms`.
-void later(int delay_ms, std::function<void()> work) {
-  auto* job = new std::function<void()>([delay_ms, work = std::move(work)] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
-    work();
-  });
-  pthread_t t;
-  pthread_create(
-      &t, nullptr,
-      [](void* arg) -> void* {
-        auto* f = static_cast<std::function<void()>*>(arg);
-        (*f)();
-        delete f;
-        return nullptr;
-      },
-      job);
-  pthread_detach(t);
-}
+using wasm_test::check;
+using wasm_test::elapsed_ms;
+using wasm_test::later;
 
 wsync::Mutex g_mutex;
 wsync::CondVar g_cv;
@@ -60,12 +30,6 @@ wsync::Once g_fresh_once;
 std::atomic<int> g_once_runs{0};
 std::atomic<bool> g_once_started{false};
 
-void finish() {
-  std::printf("async family: %d checks passed\n", g_checks);
-  std::fflush(stdout);
-  emscripten_force_exit(0);
-}
-
 // Once: a pthread runs f for 80 ms; the async caller waits for it, runs
 // nothing; a fresh Once is run by the async caller itself, on the event loop.
 void step_once() {
@@ -77,7 +41,7 @@ void step_once() {
     });
   });
   while (!g_once_started) {}  // the pthread is inside f (a few ms at most)
-  g_start = emscripten_get_now();
+  wasm_test::g_start = emscripten_get_now();
   static bool returned = false;
   wsync::call_once_async(
       g_once, [] { ++g_once_runs; },
@@ -91,7 +55,7 @@ void step_once() {
             [] {
               check(g_once_runs == 11, "an INCOMPLETE Once runs f on the event loop");
               check(g_fresh_once.is_complete(), "and completes");
-              finish();
+              wasm_test::pass();
             });
       });
   returned = true;
@@ -102,7 +66,7 @@ void step_once() {
 void step_barrier() {
   wsync::Barrier<>::arrival_token token = g_barrier.arrive();
   later(50, [] { g_barrier.arrive_and_wait(); });
-  g_start = emscripten_get_now();
+  wasm_test::g_start = emscripten_get_now();
   g_barrier.wait_async(std::move(token), [](bool ok) {
     check(ok, "barrier wait_async completes when the pthread arrives");
     check(elapsed_ms() >= 40, "barrier wait_async really waited");
@@ -127,7 +91,7 @@ void step_latch() {
       g_latch.count_down();
       g_latch.count_down();
     });
-    g_start = emscripten_get_now();
+    wasm_test::g_start = emscripten_get_now();
     g_latch.wait_async([](bool ok2) {
       check(ok2, "latch wait_async returns once released");
       check(elapsed_ms() >= 40, "latch wait_async really waited");
@@ -142,7 +106,7 @@ void step_semaphore() {
   g_sem.acquire_async([](bool ok) {
     check(!ok, "acquire_async times out with no permit");
     later(50, [] { g_sem.release(); });
-    g_start = emscripten_get_now();
+    wasm_test::g_start = emscripten_get_now();
     g_sem.acquire_async([](bool ok2) {
       check(ok2, "acquire_async takes the pthread's permit");
       check(elapsed_ms() >= 40, "acquire_async really waited");
@@ -166,7 +130,7 @@ void step_cond_var() {
       g_cv.notify_one();
       g_mutex.unlock();
     });
-    g_start = emscripten_get_now();
+    wasm_test::g_start = emscripten_get_now();
     g_cv.wait_async(g_mutex, [](bool notified2) {
       check(notified2, "cond wait_async is woken by notify_one");
       check(g_flag == 1, "and sees the pthread's write under the mutex");
@@ -181,6 +145,7 @@ void step_cond_var() {
 }  // namespace
 
 int main() {
+  wasm_test::g_program = "async family";
   step_cond_var();
   return 0;  // back to the event loop; the pending waits keep the runtime up
 }

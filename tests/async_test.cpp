@@ -5,30 +5,19 @@
 #include <pthread.h>
 
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <thread>
 
+#include "wasm_test_util.hpp"
 #include "wsync/async.h"
 #include "wsync/wsync.hpp"
 
 namespace {
 
+using wasm_test::check;
+using wasm_test::elapsed_ms;
+
 wsync::Mutex g_mutex;
 wsync::WaitGroup g_wg;
-int g_checks = 0;
-double g_start;
-
-void check(bool ok, const char* what) {
-  if (!ok) {
-    std::printf("async: FAILED: %s\n", what);
-    std::fflush(stdout);
-    emscripten_force_exit(1);
-  }
-  ++g_checks;
-}
-
-double elapsed_ms() { return emscripten_get_now() - g_start; }
 
 void* hold_mutex(void*) {
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -53,9 +42,7 @@ void step4_wait_group_zero(bool ok) {
   g_wg.wait_async([](bool ok2) {
     called = true;
     check(ok2, "wait_async on a zero counter succeeds");
-    std::printf("async: %d checks passed\n", g_checks);
-    std::fflush(stdout);
-    emscripten_force_exit(0);
+    wasm_test::pass();
   });
   check(!called, "the callback never runs inside the call");
 }
@@ -75,13 +62,14 @@ void step2_locked(bool ok) {
   pthread_t t;
   pthread_create(&t, nullptr, finish_work, nullptr);
   pthread_detach(t);
-  g_start = emscripten_get_now();
+  wasm_test::g_start = emscripten_get_now();
   g_wg.wait_async(step3_wait_group_timeout, 20);
 }
 
 }  // namespace
 
 int main() {
+  wasm_test::g_program = "async";
   check(wsync_thread_can_block(), "Node's main thread may block");
   check(wsync_set_main_thread_spin_us(0) == 50, "the spin budget defaults to 50 us");
   check(wsync_set_main_thread_spin_us(-1) == 0, "the budget was set to 0");
@@ -97,7 +85,7 @@ int main() {
         pthread_t t;
         pthread_create(&t, nullptr, hold_mutex, nullptr);
         pthread_detach(t);
-        g_start = emscripten_get_now();
+        wasm_test::g_start = emscripten_get_now();
         g_mutex.lock_async(step2_locked);
       },
       &timed_out_called, 10);

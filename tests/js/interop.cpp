@@ -9,6 +9,7 @@
 #include <functional>
 #include <thread>
 
+#include "../wasm_test_util.hpp"
 #include "wsync/wsync.hpp"
 
 namespace {
@@ -48,22 +49,10 @@ void* increment(void*) {
 // (the caller add()s: we do, before starting it).
 void later(int delay_ms, std::function<void()> work) {
   g_wg.add(1);
-  auto* job = new std::function<void()>([delay_ms, work = std::move(work)] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+  wasm_test::later(delay_ms, [work = std::move(work)] {
     work();
     g_wg.done();
   });
-  pthread_t t;
-  pthread_create(
-      &t, nullptr,
-      [](void* arg) -> void* {
-        auto* f = static_cast<std::function<void()>*>(arg);
-        (*f)();
-        delete f;
-        return nullptr;
-      },
-      job);
-  pthread_detach(t);
 }
 
 wsync::CondVar g_cv;
