@@ -122,10 +122,10 @@ std::pair<double, double> contended_run(Lock& lock, int threads, unsigned inside
 }
 
 template <class Lock>
-void contended_point(const char* impl, int threads, unsigned inside, int spin = -1) {  // -1: the current limit
+void contended_point(const char* impl, int threads, unsigned inside, int spin) {
   const double ms = 150.0 * bench::scale();
   Lock lock;
-  const int previous = wsync_set_spin_limit(spin < 0 ? wsync_set_spin_limit(-1) : spin);
+  const int previous = wsync_set_spin_limit(spin);
   std::vector<double> throughput, fairness;
   for (int r = 0; r < bench::reps(); ++r) {
     const auto [ops, fair] = contended_run(lock, threads, inside, 50, ms);
@@ -141,13 +141,14 @@ void contended_point(const char* impl, int threads, unsigned inside, int spin = 
 }
 
 void contended() {
+  const int spin = wsync_set_spin_limit(-1);  // the default (or spin=N), read, not changed
   for (int threads : {2, 4, 8}) {
     for (unsigned inside : {0u, 50u}) {
-      contended_point<wsync::Mutex>("wsync::Mutex", threads, inside);
+      contended_point<wsync::Mutex>("wsync::Mutex", threads, inside, spin);
       contended_point<wsync::Mutex>("wsync::Mutex, spin 0", threads, inside, 0);
-      contended_point<wsync::Mutex>("wsync::Mutex, spin 10x", threads, inside, 10 * wsync_set_spin_limit(-1));
-      contended_point<PthreadMutex>("pthread_mutex", threads, inside);
-      contended_point<std::mutex>("std::mutex", threads, inside);
+      contended_point<wsync::Mutex>("wsync::Mutex, spin 10x", threads, inside, 10 * spin);
+      contended_point<PthreadMutex>("pthread_mutex", threads, inside, spin);
+      contended_point<std::mutex>("std::mutex", threads, inside, spin);
     }
   }
 }

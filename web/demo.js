@@ -95,7 +95,7 @@ function stopMeasuring() {
 let M; // the Emscripten module
 let done; // the pool's WaitGroup, on the C++ object's word
 let poolSize = 1;
-let image = { width: 0, height: 0, input: 0 };
+let image = { width: 0, height: 0 };
 let busy = false;
 
 function loadModule() {
@@ -125,7 +125,7 @@ function loadModule() {
 function setImage(width, height, fill) {
   const input = M._demo_images(width, height);
   if (input === 0) throw new RangeError(`wsync demo: image size must be 1..4096 on each side, got ${width} x ${height}`);
-  image = { width, height, input };
+  image = { width, height };
   fill(input);
   drawCanvas($("before"), input);
   const after = $("after");
@@ -175,13 +175,12 @@ function checkOptions({ filter = "blur", radius = 8, threads = poolSize, runs = 
 // One job: with the wsync pool (the main thread awaits), or in compare mode
 // with pthread_create/pthread_barrier/pthread_join (the main thread blocks).
 async function runOnce({ filter, radius, threads, compare }) {
+  if (compare) await new Promise((r) => setTimeout(r, 0)); // let the status paint before the page freezes
   const start = performance.now();
   if (compare) {
-    await new Promise((r) => setTimeout(r, 0)); // let the status paint before the page freezes
-    const t0 = performance.now();
     const problem = M.UTF8ToString(M._demo_run_pthreads(FILTERS[filter], radius, threads));
     if (problem) throw new RangeError(`wsync demo: ${problem}`);
-    return performance.now() - t0;
+    return performance.now() - start;
   }
   const problem = M.UTF8ToString(M._demo_start(FILTERS[filter], radius, threads));
   if (problem) throw new RangeError(`wsync demo: ${problem}`);
