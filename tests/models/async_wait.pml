@@ -1,0 +1,98 @@
+/* The wake protocol of the waiters' two drivers (src/waiter.hpp,
+ * src/async_wasm.cpp, js/wsync.mjs waitEventLoop): a timed wait never
+ * swallows a wake. Three agents share one wsync::Mutex (mutex_ops.pml): a
+ * holder and a blocking waiter lock and unlock; a third locks with a
+ * deadline, as the browser main thread's lock_async() does. Its sleep may
+ * time out at any moment (the engine's timer may also fire a hair before
+ * the deadline), and the deadline may pass at any moment.
+ *
+ * The protocol: a sleep that timed out consumed no wake, so only "timed out
+ * and the deadline passed" may end the wait unsuccessfully; a wake (or a
+ * word that changed) is always followed by another attempt, even at the
+ * deadline. An attempt that finds the deadline passed before it sleeps also
+ * gives up (on_timeout); it consumed nothing.
+ *
+ * Checked: mutual exclusion, and no invalid end state (the blocking waiter
+ * asleep on a free mutex: a wake lost to the timed waiter).
+ * Seeded bug, -DBUG_GIVE_UP_AFTER_WAKE: a woken wait whose deadline passed
+ * gives up without attempting, swallowing the wake meant for the other
+ * waiter. */
+#include "futex.pml"
+
+byte word = 0;
+byte inside = 0;
+
+#include "mutex_ops.pml"
+
+/* The timed sleep (Atomics.waitAsync with a timeout; futex_wait with a
+ * deadline): compare and sleep; then woken, or removed by its own timer
+ * without being counted by any wake. */
+inline futex_wait_timed(w, expected) {
+  timed_out = 0;
+  atomic { if :: w == expected -> sleeping[_pid] = 1 :: else -> skip fi };
+  if
+  :: sleeping[_pid] == 0 -> skip                                   /* woken, or not equal */
+  :: atomic { sleeping[_pid] == 1 -> sleeping[_pid] = 0; timed_out = 1 }   /* the timer */
+  fi
+}
+
+/* Time may pass: the deadline, once passed, stays passed. */
+inline tick() {
+  if :: expired = 1 :: skip fi
+}
+
+inline critical_section() {
+  inside++;
+  assert(inside == 1);
+  inside--
+}
+
+active proctype Holder() {
+  byte round, s, previous;
+  bit slept, got;
+  for (round : 1 .. 2) {
+    mutex_lock();
+    critical_section();
+    mutex_unlock()
+  }
+}
+
+active proctype Blocking() {
+  byte s, previous;
+  bit slept, got;
+  mutex_lock();
+  critical_section();
+  mutex_unlock()
+}
+
+active proctype Timed() {
+  byte s, previous;
+  bit slept, got, timed_out, expired;
+  slept = 0;
+  mutex_try_lock();
+  do
+  :: got -> break
+  :: else ->
+    mutex_attempt();
+    if
+    :: got -> break
+    :: else -> skip
+    fi;
+    tick();
+    if
+    :: expired -> break   /* passed before sleeping: on_timeout(), nothing consumed */
+    :: else -> skip
+    fi;
+    futex_wait_timed(word, 2);
+    tick();
+#ifdef BUG_GIVE_UP_AFTER_WAKE
+    if :: expired -> break :: else -> skip fi
+#else
+    if :: timed_out && expired -> break :: else -> skip fi   /* on_timeout(): false */
+#endif
+  od;
+  if
+  :: got -> critical_section(); mutex_unlock()
+  :: else -> skip
+  fi
+}
