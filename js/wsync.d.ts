@@ -15,6 +15,19 @@ export function configure(options: Partial<Options>): Options;
 /** Whether this agent may block in Atomics.wait (false on the browser main thread). */
 export function canBlock(): boolean;
 
+/** Why this agent cannot use WebAssembly threads, and the fix. */
+export interface ThreadSupportProblem {
+  /** What is missing, e.g. "SharedArrayBuffer is not available: this page is not cross-origin isolated." */
+  missing: string;
+  /** How to fix it (for a page: the COOP/COEP headers). */
+  fix: string;
+  /** "wsync: no WebAssembly threads here. " + missing + " " + fix */
+  message: string;
+}
+
+/** What keeps this agent from sharing memory with other threads; null when nothing does. */
+export function threadSupportProblem(): ThreadSupportProblem | null;
+
 /**
  * Timeouts are milliseconds: a number >= 0 or Infinity (omitted: forever);
  * NaN or a negative number throws a RangeError. Blocking methods throw on

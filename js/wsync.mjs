@@ -84,10 +84,14 @@ function checkWords(i32, index, owner, count) {
   if (!(i32 instanceof Int32Array)) {
     throw new TypeError(`wsync: ${owner} needs an Int32Array, got ${describe(i32)}`);
   }
-  if (typeof SharedArrayBuffer === "undefined" || !(i32.buffer instanceof SharedArrayBuffer)) {
+  if (typeof SharedArrayBuffer === "undefined") {
+    const { missing, fix } = threadSupportProblem();
+    throw new TypeError(`wsync: ${owner} needs shared memory. ${missing} ${fix}`);
+  }
+  if (!(i32.buffer instanceof SharedArrayBuffer)) {
     throw new TypeError(
       `wsync: ${owner} needs an Int32Array on shared memory (a SharedArrayBuffer or a shared ` +
-        `WebAssembly.Memory); in a browser that requires cross-origin isolation (COOP/COEP headers)`,
+        `WebAssembly.Memory), got one on ${describe(i32.buffer)}`,
     );
   }
   if (!Number.isInteger(index) || index < 0 || index + count > i32.length) {
@@ -148,6 +152,40 @@ function checkCount(value, min, call, what) {
 function checkFunction(fn, call) {
   if (typeof fn !== "function") throw new TypeError(`wsync: ${call} needs a function, got ${describe(fn)}`);
   return fn;
+}
+
+// ---------------------------------------------------------- can it run? --
+
+const ISOLATION_FIX =
+  'Serve the page with the headers "Cross-Origin-Opener-Policy: same-origin" and ' +
+  '"Cross-Origin-Embedder-Policy: require-corp", from https or http://localhost ' +
+  "(wsync's serve.py does).";
+
+/**
+ * What keeps this agent from sharing memory with other threads, and the
+ * fix: `{ missing, fix, message }`, or null when nothing does. A page shows
+ * it (the demo's banner does); wsync's own errors use the same words, and
+ * C++ programs linked with wsync print them too (js/wsync_pre.js).
+ */
+export function threadSupportProblem() {
+  let missing;
+  let fix;
+  const notIsolated = globalThis.crossOriginIsolated === false;
+  if (typeof SharedArrayBuffer !== "function") {
+    missing = notIsolated
+      ? "SharedArrayBuffer is not available: this page is not cross-origin isolated."
+      : "SharedArrayBuffer is not available in this JavaScript engine.";
+    fix = notIsolated ? ISOLATION_FIX : "Use a browser or Node.js with WebAssembly threads.";
+  } else {
+    try {
+      new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+      return null;
+    } catch {
+      missing = "This engine cannot create shared WebAssembly memory.";
+      fix = "Use a current Chrome, Edge, Firefox or Safari, or Node.js.";
+    }
+  }
+  return { missing, fix, message: `wsync: no WebAssembly threads here. ${missing} ${fix}` };
 }
 
 const now = () => performance.now();
@@ -598,6 +636,10 @@ export class Latch extends CounterWords {
   }
 }
 
+function semaphoreStateError(count, max) {
+  return new Error(`wsync: corrupted Semaphore words (count ${count}, max ${max})`);
+}
+
 /** A counting semaphore with a maximum, on three Int32Array elements (docs/abi.md). */
 export class Semaphore extends Words {
   static NUMINTS = 3;
@@ -637,6 +679,9 @@ export class Semaphore extends Words {
       if (seen === s) return true;
       s = seen;
     }
+    // A negative count (2^31 or more in C++) is no state; a waiter would
+    // never see 0 and never sleep, so it is reported instead.
+    if (s < 0) throw semaphoreStateError(s, Atomics.load(i32, index + 2));
     return false;
   }
 
@@ -661,6 +706,7 @@ export class Semaphore extends Words {
     const max = Atomics.load(i32, index + 2);
     let s = Atomics.load(i32, index);
     for (;;) {
+      if (s < 0 || s > max || max < 0) throw semaphoreStateError(s, max);
       if (n > max - s) throw new RangeError("wsync: Semaphore released past its maximum");
       const seen = Atomics.compareExchange(i32, index, s, s + n);
       if (seen === s) break;
@@ -742,6 +788,18 @@ export class CondVar extends Words {
   }
 }
 
+function barrierStateError(word, value) {
+  return refused(new Error(`wsync: corrupted Barrier words (${word} ${value})`));
+}
+
+// Errors of an arrival refused before anything was stored (arriveAndDrop
+// then undoes its drop), as opposed to a completion function's own error.
+const refusals = new WeakSet();
+function refused(error) {
+  refusals.add(error);
+  return error;
+}
+
 /**
  * A reusable phase barrier, like std::barrier, on three Int32Array elements
  * (docs/abi.md). `completion`, if given, runs on the agent whose arrival
@@ -784,7 +842,8 @@ export class Barrier extends Words {
     const phase = Atomics.load(i32, index) & LOW_BITS;
     let r = Atomics.load(i32, index + 1);
     for (;;) {
-      if (n > r) throw new RangeError("wsync: Barrier over-arrival");
+      if (r < 0) throw barrierStateError("remaining", r);
+      if (n > r) throw refused(new RangeError("wsync: Barrier over-arrival"));
       const seen = Atomics.compareExchange(i32, index + 1, r, r - n);
       if (seen === r) break;
       r = seen;
@@ -844,6 +903,7 @@ export class Barrier extends Words {
     // First: if this arrival completes the phase, the reset must see it.
     let e = Atomics.load(i32, index + 2);
     for (;;) {
+      if (e < 0) throw barrierStateError("expected", e);
       if (e === 0) throw new RangeError("wsync: Barrier over-arrival");
       const seen = Atomics.compareExchange(i32, index + 2, e, e - 1);
       if (seen === e) break;
@@ -852,7 +912,7 @@ export class Barrier extends Words {
     try {
       this.arrive();
     } catch (error) {
-      if (error instanceof RangeError) Atomics.add(i32, index + 2, 1); // refused: undo the drop
+      if (refusals.has(error)) Atomics.add(i32, index + 2, 1); // refused: undo the drop
       throw error;
     }
   }

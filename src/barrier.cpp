@@ -30,6 +30,8 @@ BarrierWords::Arrival BarrierWords::arrive(ptrdiff_t update) noexcept {
   const uint32_t phase = phase_.load(std::memory_order_relaxed) & kPhaseMask;
   uint32_t r = remaining_.load(std::memory_order_relaxed);
   do {
+    // Counts are 31 bits: a larger one means the words were overwritten.
+    if (r > kPhaseMask) fatal("wsync: corrupted Barrier words");
     // Checked before anything is stored: misuse never changes the count.
     if (update > static_cast<ptrdiff_t>(r)) fatal("wsync: Barrier over-arrival");
     // acq_rel: release publishes what this participant did before arriving;
@@ -55,6 +57,7 @@ void BarrierWords::complete(uint32_t phase) noexcept {
 void BarrierWords::drop() noexcept {
   uint32_t e = expected_.load(std::memory_order_relaxed);
   do {
+    if (e > kPhaseMask) fatal("wsync: corrupted Barrier words");
     if (e == 0) fatal("wsync: Barrier over-arrival");
   } while (!expected_.compare_exchange_weak(e, e - 1, std::memory_order_relaxed));
 }

@@ -66,6 +66,9 @@ void Semaphore::release(ptrdiff_t update) noexcept {
   const uint32_t max = max_.load(std::memory_order_relaxed);
   uint32_t s = count_.load(std::memory_order_relaxed);
   do {
+    // A count above the maximum (or a maximum past kMax) is no state: the
+    // words were overwritten. Reported, never "repaired".
+    if (s > max || max > static_cast<uint32_t>(kMax)) detail::fatal("wsync: corrupted Semaphore words");
     // Checked before anything is stored: misuse never changes the count.
     if (update > static_cast<ptrdiff_t>(max - s)) detail::fatal("wsync: Semaphore released past its maximum");
     // seq_cst: the permit is visible before we read `sleepers` (header), and

@@ -72,6 +72,18 @@ int main(int argc, char** argv) {
     wsync_barrier_t b;
     wsync_barrier_init(&b, 0);
     wsync_barrier_arrive_and_drop(&b);
+  } else if (!std::strcmp(name, "corrupted_semaphore")) {
+    wsync_sem_t sem = WSYNC_SEM_INIT(1, 3);
+    sem.count_ = 5;  // above its maximum: no state
+    wsync_sem_release(&sem, 1);
+  } else if (!std::strcmp(name, "corrupted_barrier")) {
+    wsync_barrier_t barrier = WSYNC_BARRIER_INIT(2);
+    barrier.remaining_ = 0x80000001u;  // a count past 31 bits
+    (void)wsync_barrier_arrive(&barrier, 1);
+  } else if (!std::strcmp(name, "corrupted_barrier_expected")) {
+    wsync_barrier_t barrier = WSYNC_BARRIER_INIT(2);
+    barrier.expected_ = 0xffffffffu;
+    wsync_barrier_arrive_and_drop(&barrier);
   } else if (!std::strcmp(name, "corrupted_once")) {
     wsync::Once once;
     once.native_word().store(7);

@@ -1,7 +1,7 @@
 // The demo page: loads filter_demo (C++ on wsync), runs filters without ever
 // blocking the main thread, and measures what the user sees. A small API on
 // window.wsyncDemo lets the browser tests drive the same code the buttons do.
-import { WaitGroup } from "./wsync.mjs";
+import { WaitGroup, threadSupportProblem } from "./wsync.mjs";
 
 const $ = (id) => document.getElementById(id);
 const FILTERS = { grayscale: 0, blur: 1, sharpen: 2, edges: 3 };
@@ -9,31 +9,15 @@ const MAX_SIDE = 2048; // larger pictures are scaled down to fit
 
 // ------------------------------------------------------------ can it run? --
 
-// What keeps wsync from running here, with the fix; null when nothing does.
+// What keeps wsync from running here, with the fix (wsync.mjs says it, and
+// the console gets it too); null when nothing does.
 function whatIsMissing() {
-  const fix =
-    "Serve the page with the headers\n" +
-    "    Cross-Origin-Opener-Policy: same-origin\n" +
-    "    Cross-Origin-Embedder-Policy: require-corp\n" +
-    "and open it from http://localhost (or https). From a wsync checkout: python3 serve.py build/wasm/web";
-  if (globalThis.crossOriginIsolated !== true) {
-    return {
-      title: "This page is not cross-origin isolated, so it has no SharedArrayBuffer and no WebAssembly threads.",
-      text: fix,
-    };
-  }
-  if (typeof SharedArrayBuffer !== "function") {
-    return { title: "This browser has no SharedArrayBuffer, so no WebAssembly threads.", text: fix };
-  }
-  try {
-    new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
-  } catch {
-    return {
-      title: "This browser cannot create shared WebAssembly memory (no WebAssembly threads).",
-      text: "Use a current Chrome, Edge, Firefox or Safari.",
-    };
-  }
-  return null;
+  const problem = threadSupportProblem();
+  if (problem === null) return null;
+  console.error(problem.message);
+  let text = problem.fix;
+  if (globalThis.crossOriginIsolated === false) text += "\nFrom a wsync checkout: python3 serve.py build/wasm/web";
+  return { title: problem.missing, text };
 }
 
 function showBanner({ title, text }) {

@@ -36,6 +36,9 @@
 //              and wakes everyone if WAITERS was set.
 //   wait(token): while the phase number is the token's: spin briefly, then
 //              set WAITERS (CAS), sleep while the word is unchanged.
+//   remaining or expected above 2^31 - 1 is no state (the words were
+//   overwritten): arrive and arrive_and_drop report it ("wsync: corrupted
+//   Barrier words").
 //
 // Happens-before promise: everything each participant did before arriving
 // in a phase is visible to the completion function, and everything before

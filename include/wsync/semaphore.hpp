@@ -31,6 +31,8 @@
 //   release(n): CAS count -> count + n, refused before anything is stored if
 //            that passes max ("wsync: Semaphore released past its maximum");
 //            then wake up to n sleepers, only if `sleepers` is not zero.
+//            A count above max is no state (the words were overwritten):
+//            release reports it ("wsync: corrupted Semaphore words").
 //
 // Why a separate sleeper count and not a bit in `count`: a release cannot
 // know whether the sleeper it woke was the last one, so a bit could never be

@@ -213,19 +213,23 @@ test("bad arguments to the page's API are refused with exact messages", async ()
 test("served without the isolation headers, the page shows the banner with the fix, and nothing crashes", async () => {
   const plain = await startServer(builtDir("web"), ["--no-isolation"]);
   try {
-    const { page, ready, pageErrors } = await openDemo(plain.url);
+    const { page, ready, pageErrors, consoleMessages } = await openDemo(plain.url);
     assert.equal(ready, false);
     assert.equal(await page.evaluate(() => crossOriginIsolated), false);
     assert.equal(await page.isVisible("#banner"), true);
-    assert.equal(
-      await page.textContent("#banner-title"),
-      "This page is not cross-origin isolated, so it has no SharedArrayBuffer and no WebAssembly threads.",
+    const missing = "SharedArrayBuffer is not available: this page is not cross-origin isolated.";
+    const fix =
+      'Serve the page with the headers "Cross-Origin-Opener-Policy: same-origin" and ' +
+      '"Cross-Origin-Embedder-Policy: require-corp", from https or http://localhost ' +
+      "(wsync's serve.py does).";
+    assert.equal(await page.textContent("#banner-title"), missing);
+    assert.equal(await page.textContent("#banner-text"), `${fix}\nFrom a wsync checkout: python3 serve.py build/wasm/web`);
+    assert.equal(await page.textContent("#status"), `cannot run: ${missing}`);
+    assert.deepEqual(
+      consoleMessages.filter((m) => m.type === "error").map((m) => m.text),
+      [`wsync: no WebAssembly threads here. ${missing} ${fix}`],
+      "the console says it too",
     );
-    const fix = await page.textContent("#banner-text");
-    assert.match(fix, /Cross-Origin-Opener-Policy: same-origin/);
-    assert.match(fix, /Cross-Origin-Embedder-Policy: require-corp/);
-    assert.match(fix, /python3 serve\.py build\/wasm\/web/);
-    assert.match(await page.textContent("#status"), /^cannot run: /);
     assert.equal(await page.evaluate(() => typeof window.Module), "undefined", "the wasm module was not even loaded");
     assert.deepEqual(pageErrors, []);
     await page.close();

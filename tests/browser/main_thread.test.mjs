@@ -246,3 +246,26 @@ test("wake latency from a pthread's notify to the main thread resuming", async (
     console.log(`wake latency ${what}: median ${median.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms (${rounds} rounds)`);
   }
 });
+
+test("served without the isolation headers, a wsync program says what is missing and how to fix it", async () => {
+  const plain = await startServer(builtDir("www"), ["--no-isolation"]);
+  const page = await browser.newPage();
+  try {
+    const consoleErrors = [];
+    page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+    const pageError = page.waitForEvent("pageerror");
+    await page.goto(`${plain.url}main_thread.html?build=plain`);
+    const message =
+      "wsync: no WebAssembly threads here. SharedArrayBuffer is not available: this page is not " +
+      'cross-origin isolated. Serve the page with the headers "Cross-Origin-Opener-Policy: same-origin" ' +
+      'and "Cross-Origin-Embedder-Policy: require-corp", from https or http://localhost ' +
+      "(wsync's serve.py does).";
+    // js/wsync_pre.js runs before Emscripten's runtime would fail with
+    // "SharedArrayBuffer is not defined".
+    assert.equal((await pageError).message, message);
+    assert.deepEqual(consoleErrors, [message]);
+  } finally {
+    await page.close();
+    await plain.close();
+  }
+});

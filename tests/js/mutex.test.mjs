@@ -124,7 +124,7 @@ test("misuse and bad arguments throw exact errors and change nothing", async () 
     name: "TypeError",
     message:
       "wsync: Mutex needs an Int32Array on shared memory (a SharedArrayBuffer or a shared " +
-      "WebAssembly.Memory); in a browser that requires cross-origin isolation (COOP/COEP headers)",
+      "WebAssembly.Memory), got one on ArrayBuffer",
   });
   assert.throws(() => new Mutex(i32, 4), {
     name: "RangeError",
