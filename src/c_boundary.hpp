@@ -1,8 +1,8 @@
 // Checks shared by every C entry point (wsync.h, async.h): NULL objects and
-// NaN timeouts are misuse; a C struct is its C++ object, word for word.
+// NaN timeouts (reported by Deadline) are misuse; a C struct is its C++
+// object, word for word.
 #pragma once
 
-#include <cmath>
 #include <type_traits>
 
 #include "wsync/barrier.hpp"
@@ -46,11 +46,9 @@ typename CxxOf<C>::type& as_cxx(C* object) noexcept {
   return *reinterpret_cast<typename CxxOf<C>::type*>(object);
 }
 
-// A C timeout: milliseconds as a double, INFINITY = none, <= 0 = try once.
-inline Deadline deadline_after_ms(double ms) noexcept {
-  if (std::isnan(ms)) fatal("wsync: timeout is NaN");
-  return Deadline::after_ms(ms);
-}
+// A C timeout: milliseconds as a double, INFINITY = none, <= 0 = try once,
+// NaN is misuse (Deadline reports it).
+inline Deadline deadline_after_ms(double ms) noexcept { return Deadline::after_ms(ms); }
 
 }  // namespace detail
 }  // namespace wsync

@@ -1,5 +1,6 @@
 // Misuse programs: each case must abort with its exact message (checked by
 // ctest's PASS_REGULAR_EXPRESSION). Reaching "survived misuse" is a failure.
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -41,6 +42,14 @@ int main(int argc, char** argv) {
   } else if (!std::strcmp(name, "nan_timeout")) {
     wsync_mutex_t m = WSYNC_MUTEX_INIT;
     (void)wsync_mutex_lock_timeout(&m, std::nan(""));
+  } else if (!std::strcmp(name, "nan_duration")) {
+    wsync::WaitGroup wg;
+    wg.add(1);
+    (void)wg.wait_for(std::chrono::duration<double>(std::nan("")));
+  } else if (!std::strcmp(name, "nan_time_point")) {
+    wsync::Semaphore sem(0);
+    using Seconds = std::chrono::duration<double>;
+    (void)sem.try_acquire_until(std::chrono::time_point<std::chrono::system_clock, Seconds>(Seconds(std::nan(""))));
   } else if (!std::strcmp(name, "semaphore_past_max")) {
     wsync::Semaphore sem(1, 2);
     sem.release(2);

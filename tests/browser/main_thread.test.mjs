@@ -269,3 +269,41 @@ test("served without the isolation headers, a wsync program says what is missing
     await plain.close();
   }
 });
+
+test("a Web Worker terminated while it holds a C++ Mutex: timed waiters on every side recover with false", async () => {
+  const { page, pageErrors } = await load("plain");
+  const outcome = await page.evaluate(async () => {
+    const { Mutex } = await import("./wsync.mjs");
+    const memory = wasmMemory;
+    const mutexPtr = Module._mt_mutex();
+    const start = (job, extra = {}) => {
+      const w = new Worker("./js_worker.mjs", { type: "module" });
+      const reply = new Promise((resolve) => (w.onmessage = (e) => resolve(e.data)));
+      w.postMessage({ job, memory, mutexPtr, ...extra });
+      return { w, reply };
+    };
+    const holder = start("lockAndHang");
+    const said = await holder.reply;
+    holder.w.terminate();
+    const m = Mutex.at(memory, mutexPtr);
+    const t0 = performance.now();
+    const mainLocked = await m.lockAsync(100); // the page's main thread
+    const mainWaited = performance.now() - t0;
+    const other = await start("lockFor", { ms: 100 }).reply; // another Web Worker, blocking
+    const word = new Int32Array(memory.buffer)[mutexPtr >> 2];
+    // Once nobody uses it any more: initialize it again (docs/api.md).
+    Mutex.initialize(new Int32Array(memory.buffer), mutexPtr >> 2);
+    const again = await m.lockAsync(100);
+    m.unlock();
+    return { said, mainLocked, mainWaited, other, word, again };
+  });
+  assert.equal(outcome.said, "locked");
+  assert.equal(outcome.mainLocked, false);
+  assert.ok(outcome.mainWaited >= 100, `the main thread waited its 100 ms (${outcome.mainWaited})`);
+  assert.equal(outcome.other.locked, false);
+  assert.ok(outcome.other.waited >= 100, `the worker waited its 100 ms (${outcome.other.waited})`);
+  assert.equal(outcome.word, 2, "still held (CONTENDED): nobody can know its owner is gone");
+  assert.equal(outcome.again, true, "initialized again, it works");
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});

@@ -2,6 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Mutex, canBlock, configure } from "../../js/wsync.mjs";
+import { Worker } from "node:worker_threads";
 import { runWorker, sharedInts } from "./helpers.mjs";
 
 test("Node's main thread may block", () => {
@@ -166,4 +167,29 @@ test("Mutex.at addresses a word by byte offset in any view of the memory", () =>
   assert.equal(b.tryLock(), false);
   assert.equal(new Int32Array(memory.buffer)[16], 1);
   b.unlock();
+});
+
+test("a worker terminated while it holds the Mutex: timed waiters recover with false; reinitializing recovers the Mutex", async () => {
+  const i32 = sharedInts(1);
+  const m = new Mutex(i32, Mutex.initialize(i32, 0));
+  const worker = new Worker(new URL("./worker.mjs", import.meta.url), {
+    workerData: { job: "lockAndHang", buffer: i32.buffer, args: { mutexIndex: 0 } },
+  });
+  await new Promise((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
+  assert.equal(await worker.terminate(), 1, "terminated, not finished");
+  // Nobody can know the owner is gone: the word still says LOCKED. Waiters
+  // with a timeout get false and keep their thread; none hangs.
+  assert.equal(i32[0], 1);
+  assert.equal(m.lock(30), false);
+  assert.equal(await m.lockAsync(30), false);
+  assert.equal(m.tryLock(), false);
+  assert.equal(i32[0], 2, "the timed waiters marked it CONTENDED, as any waiter does");
+  // What docs/api.md tells users to do once every agent has stopped using
+  // it: treat what it guarded as suspect, and initialize the Mutex again.
+  Mutex.initialize(i32, 0);
+  assert.equal(m.lock(30), true);
+  m.unlock();
 });

@@ -133,6 +133,36 @@ const jobs = {
     }
     if (i32[valueIndex] !== 42 || !once.isComplete) Atomics.add(i32, badIndex, 1);
   },
+  // After `ms`, end the wait the main thread is in (tests/js/timeouts.test.mjs):
+  // words 0..2 hold the primitive `kind`, word 3 the CondVar's mutex.
+  releaseLater({ kind, ms }) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+    if (kind === "CondVar") {
+      // Notify only once the main thread is waiting (the waiter count is
+      // not zero); a notify before that would be one nobody was there for.
+      while (Atomics.load(i32, 1) === 0) Atomics.wait(i32, 1, 0, 1);
+      const m = new Mutex(i32, 3);
+      m.lock();
+      new CondVar(i32, 0).notifyAll();
+      m.unlock();
+      return;
+    }
+    const release = {
+      Mutex: () => new Mutex(i32, 0).unlock(),
+      WaitGroup: () => new WaitGroup(i32, 0).done(),
+      Latch: () => new Latch(i32, 0).countDown(),
+      Semaphore: () => new Semaphore(i32, 0).release(),
+      Barrier: () => new Barrier(i32, 0).arrive(),
+    };
+    release[kind]();
+  },
+  // Lock the Mutex at `mutexIndex`, say so, then never unlock: the test
+  // terminates this worker while it holds the lock.
+  lockAndHang({ mutexIndex }) {
+    new Mutex(i32, mutexIndex).lock();
+    parentPort.postMessage("locked");
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+  },
   // Count down a Latch at index 0, then wait for it; mark when released.
   latchArrive({ markIndex }) {
     new Latch(i32, 0).arriveAndWait();

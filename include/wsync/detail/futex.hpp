@@ -24,9 +24,15 @@
 namespace wsync {
 namespace detail {
 
+// Reports misuse and aborts: writes `message` and a newline to stderr, then
+// calls abort(). Every message starts with "wsync: " and is tested verbatim.
+[[noreturn]] void fatal(const char* message) noexcept;
+
 // An absolute deadline in nanoseconds on std::chrono::steady_clock's epoch.
 // kNever means "wait forever". Conversions saturate: a timeout too large to
-// represent becomes kNever, a negative or zero one is already expired.
+// represent (about 285 years, or infinite) becomes kNever, a negative or
+// zero one is already expired. A NaN timeout (a floating-point duration or
+// time point) is misuse: "wsync: timeout is NaN", as in C.
 class Deadline {
  public:
   static constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
@@ -40,8 +46,7 @@ class Deadline {
         .count();
   }
 
-  // A relative timeout. NaN is rejected by the callers (the C and JS APIs
-  // report it as misuse); here it would compare false and mean "expired".
+  // A relative timeout in milliseconds (the C API's unit).
   static Deadline after_ms(double ms) noexcept { return after_ns_double(ms * 1e6); }
 
   template <class Rep, class Period>
@@ -51,15 +56,25 @@ class Deadline {
 
   // A time point on any clock. steady_clock is used directly; any other
   // clock is mapped onto it once, through "now" on both clocks (as the
-  // standard library does for condition_variable::wait_until).
+  // standard library does for condition_variable::wait_until), without
+  // overflowing at the ends of its range (time_point::min() and max()).
   template <class Clock, class Dur>
   static Deadline at(const std::chrono::time_point<Clock, Dur>& tp) noexcept {
+    using DoubleNs = std::chrono::duration<double, std::nano>;
     if constexpr (std::is_same_v<Clock, std::chrono::steady_clock>) {
-      const double ns = std::chrono::duration<double, std::nano>(tp.time_since_epoch()).count();
+      const double ns = DoubleNs(tp.time_since_epoch()).count();
+      if (ns != ns) fatal("wsync: timeout is NaN");
       if (!(ns < kNeverAsDouble)) return never();
       return Deadline(ns <= 0 ? 0 : static_cast<int64_t>(ns));
     } else {
-      return after(tp - Clock::now());
+      const auto now = Clock::now();
+      const double ahead = DoubleNs(tp.time_since_epoch()).count() - DoubleNs(now.time_since_epoch()).count();
+      if (ahead != ahead) fatal("wsync: timeout is NaN");
+      if (!(ahead > 0)) return Deadline(now_ns());
+      // Near (under about 11 days): the exact difference, which cannot
+      // overflow there; far: the double, whose rounding cannot matter.
+      if (ahead < 1e15) return after(tp - now);
+      return after_ns_double(ahead);
     }
   }
 
@@ -79,7 +94,8 @@ class Deadline {
   constexpr explicit Deadline(int64_t ns) noexcept : ns_(ns) {}
 
   static Deadline after_ns_double(double ns) noexcept {
-    if (!(ns > 0)) return Deadline(now_ns());  // zero, negative or NaN: expired now
+    if (ns != ns) fatal("wsync: timeout is NaN");
+    if (!(ns > 0)) return Deadline(now_ns());  // zero or negative: expired now
     const int64_t now = now_ns();
     if (!(ns < kNeverAsDouble - static_cast<double>(now))) return never();
     return Deadline(now + static_cast<int64_t>(ns));
@@ -101,10 +117,6 @@ void futex_wake(const std::atomic<uint32_t>& word, uint32_t count) noexcept;
 
 inline void futex_wake_one(const std::atomic<uint32_t>& word) noexcept { futex_wake(word, 1); }
 inline void futex_wake_all(const std::atomic<uint32_t>& word) noexcept { futex_wake(word, UINT32_MAX); }
-
-// Reports misuse and aborts: writes `message` and a newline to stderr, then
-// calls abort(). Every message starts with "wsync: " and is tested verbatim.
-[[noreturn]] void fatal(const char* message) noexcept;
 
 // A CPU hint inside spin loops: lets the sibling hyper-thread run and saves
 // power on x86; WebAssembly has no such instruction, so there it is nothing.
