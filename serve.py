@@ -307,18 +307,21 @@ def main(argv=None):
         shown_host = "[%s]" % args.host if ":" in args.host else args.host
         if args.host in ("0.0.0.0", "::"):
             shown_host = "127.0.0.1"
-        print("serve.py: serving %s at http://%s:%d/" % (root, shown_host, port), flush=True)
-        if args.no_isolation:
-            print("serve.py: --no-isolation: pages will NOT be cross-origin isolated (no SharedArrayBuffer)", flush=True)
-        else:
-            print("serve.py: pages will be cross-origin isolated (COOP same-origin, COEP %s)" % args.coep, flush=True)
+        banner = ["serve.py: serving %s at http://%s:%d/" % (root, shown_host, port)]
         if not is_loopback(args.host):
-            print(
+            banner.append(
                 "serve.py: warning: listening on %s, reachable from other machines; browsers treat plain "
                 "http:// from an address other than localhost as insecure, so pages opened that way are "
-                "not cross-origin isolated" % args.host,
-                flush=True,
+                "not cross-origin isolated" % args.host
             )
+        # The isolation line ends the banner; the whole banner is one write,
+        # so whoever reads that line (a script, the tests) has all of it.
+        if args.no_isolation:
+            banner.append("serve.py: --no-isolation: pages will NOT be cross-origin isolated (no SharedArrayBuffer)")
+        else:
+            banner.append("serve.py: pages will be cross-origin isolated (COOP same-origin, COEP %s)" % args.coep)
+        sys.stdout.write("\n".join(banner) + "\n")
+        sys.stdout.flush()
         server.serve_forever()
     except KeyboardInterrupt:
         print("\nserve.py: stopped", flush=True)

@@ -52,17 +52,28 @@ suite() {
 }
 
 # node_suite NAME DIR...: Node's own test runner; counts from its summary.
+# No test may hang the run: each test gets 5 minutes (the slowest takes
+# under a minute here), the whole suite 20; a suite that hits the wall is a
+# failure that says so.
 node_suite() {
   local name=$1
   shift
   echo "== $name: test"
   local log="build/$name.log"
-  node --test "$@" >"$log" 2>&1
+  local rc=0
+  timeout -k 15 1200 node --test --test-timeout=300000 "$@" >"$log" 2>&1 || rc=$?
   grep -E '^not ok' -A 12 "$log" | head -60
   local passed failed cancelled
   passed=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$log" | tail -1)
   failed=$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$log" | tail -1)
   cancelled=$(sed -nE 's/^# cancelled ([0-9]+)$/\1/p' "$log" | tail -1)
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    tail -30 "$log"
+    echo "== $name: still running after 20 minutes; stopped"
+    summary+=("$name: timed out")
+    total_failed=$((total_failed + 1))
+    return
+  fi
   if [ -z "$passed" ] || [ $((passed + failed + cancelled)) -eq 0 ]; then
     tail -30 "$log"
     summary+=("$name: ran no test")
@@ -75,12 +86,13 @@ node_suite() {
   total_failed=$((total_failed + failed))
 }
 
-# step NAME EXPECTED_OUTPUT_REGEX COMMAND...: one counted check (a build, a run).
+# step NAME EXPECTED_OUTPUT_REGEX COMMAND...: one counted check (a build, a
+# run), stopped after 10 minutes.
 step() {
   local name=$1 expected=$2
   shift 2
   local log="build/step.$name.log"
-  if "$@" >"$log" 2>&1 && grep -Eq "$expected" "$log"; then
+  if timeout -k 15 600 "$@" >"$log" 2>&1 && grep -Eq "$expected" "$log"; then
     total_passed=$((total_passed + 1))
     summary+=("$name: passed")
   else

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { builtDir, launchBrowser, openPage, root, startServer } from "./harness.mjs";
+import { builtDir, launchBrowser, openPage, root, startServer, stopAll } from "./harness.mjs";
 
 const nativeBuild = path.resolve(root, process.env.WSYNC_NATIVE_BUILD_DIR ?? "build/native");
 const referenceTool = path.join(nativeBuild, "examples", "filter", "filter_reference");
@@ -28,7 +28,7 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
-  await server?.close();
+  await stopAll(); // the server, and any a failed test left running
 });
 
 async function openDemo(url = server.url) {

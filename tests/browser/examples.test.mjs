@@ -7,7 +7,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { launchBrowser, openPage, root, startServer, wasmBuild } from "./harness.mjs";
+import { launchBrowser, openPage, root, startServer, stopAll, wasmBuild } from "./harness.mjs";
 
 const examples = path.resolve(root, process.env.WSYNC_EXAMPLES_BUILD_DIR ?? path.join(wasmBuild, "examples"));
 const page_dir = path.join(examples, "main-thread");
@@ -23,7 +23,7 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
-  await server?.close();
+  await stopAll(); // the server, and any a failed test left running
 });
 
 test("examples/main-thread: both ways of locking wait about 1 s while the page keeps painting", async () => {

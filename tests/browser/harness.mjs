@@ -1,12 +1,11 @@
 // What every browser test shares: the real dev server (serve.py) on a free
 // port, and Debian's Chromium driven by playwright-core.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { root, startServe, stopAll } from "../serve_process.mjs";
 
-export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export { root, stopAll };
 export const wasmBuild = path.resolve(root, process.env.WSYNC_WASM_BUILD_DIR ?? "build/wasm");
 export const chromiumPath = process.env.WSYNC_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -20,38 +19,18 @@ export function builtDir(...parts) {
 }
 
 /**
- * Starts `python3 serve.py DIR --port 0 ...args`; resolves to { url, close,
- * output } once it printed its URL.
+ * Starts `python3 serve.py DIR --port 0 --quiet ...args`; resolves to
+ * { url, close } once it is listening. Each test file's after() hook calls
+ * stopAll(), so a failed test leaves no server running.
  */
-export function startServer(dir, args = []) {
-  const child = spawn("python3", [path.join(root, "serve.py"), dir, "--port", "0", "--quiet", ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const onData = (chunk) => {
-      output += chunk;
-      const match = /serving .* at (http:\/\/\S+)/.exec(output);
-      if (match) {
-        child.stdout.off("data", onData);
-        resolve({
-          url: match[1],
-          output: () => output,
-          close: () =>
-            new Promise((done) => {
-              if (child.exitCode !== null) return done();
-              child.once("exit", done);
-              child.kill("SIGINT");
-            }),
-        });
-      }
-    };
-    child.stdout.setEncoding("utf8");
-    child.stderr.setEncoding("utf8");
-    child.stdout.on("data", onData);
-    child.stderr.on("data", (chunk) => (output += chunk));
-    child.once("exit", (code) => reject(new Error(`serve.py exited ${code} before serving:\n${output}`)));
-  });
+export async function startServer(dir, args = []) {
+  const server = startServe([dir, "--port", "0", "--quiet", ...args]);
+  const started = await server.started;
+  if (!started) {
+    const { stdout, stderr } = server.output();
+    throw new Error(`serve.py exited before serving:\n${stdout}${stderr}`);
+  }
+  return { url: started.url, close: server.stop };
 }
 
 /** Launches headless Chromium with the flags that work as root on these machines. */

@@ -6,7 +6,7 @@
 // prints the frame counts and the notify-to-main-thread wake latency.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { builtDir, launchBrowser, openPage, startServer } from "./harness.mjs";
+import { builtDir, launchBrowser, openPage, startServer, stopAll } from "./harness.mjs";
 
 const HOLD_MS = 1000;
 const WARNING =
@@ -21,7 +21,7 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
-  await server?.close();
+  await stopAll(); // the server, and any a failed test left running
 });
 
 async function load(build, { withoutWaitAsync = false } = {}) {

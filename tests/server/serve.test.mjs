@@ -4,15 +4,11 @@
 // clients, Ctrl-C.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const servePy = path.join(root, "serve.py");
+import { startServe, stopAll } from "../serve_process.mjs";
 
 // A site folder with one of each type, and a secret beside (outside) it.
 const tmp = mkdtempSync(path.join(os.tmpdir(), "wsync-serve-"));
@@ -43,36 +39,10 @@ const ISOLATION = {
   "cache-control": "no-store",
 };
 
-/** Starts serve.py with `args`; resolves once it printed its URL (or it exited). */
+/** serve.py with `args`; `started` resolves to its port once it is listening (null if it exited). */
 function serve(args) {
-  const child = spawn("python3", [servePy, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (c) => (stdout += c));
-  child.stderr.setEncoding("utf8").on("data", (c) => (stderr += c));
-  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-  const started = new Promise((resolve) => {
-    const poll = setInterval(() => {
-      const match = /at http:\/\/[^:]+:(\d+)\//.exec(stdout);
-      if (match) {
-        clearInterval(poll);
-        resolve(Number(match[1]));
-      }
-    }, 5);
-    exited.then(() => {
-      clearInterval(poll);
-      resolve(null);
-    });
-  });
-  return {
-    started,
-    exited,
-    output: () => ({ stdout, stderr }),
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT");
-      return exited;
-    },
-  };
+  const server = startServe(args);
+  return { ...server, started: server.started.then((s) => s && s.port) };
 }
 
 /** One raw request on a fresh connection; resolves to { status, headers, body }. */
@@ -113,6 +83,7 @@ before(async () => {
 });
 after(async () => {
   await server?.stop();
+  await stopAll(); // any server a failed test left running
   rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -195,25 +166,26 @@ test("200 connections open at once are all answered, with the headers", async ()
   // Every socket connects first and only then sends its request, so the
   // server holds 200 open connections at the same moment.
   const count = 200;
-  const sockets = await Promise.all(
-    Array.from({ length: count }, () =>
-      new Promise((resolve, reject) => {
-        const s = net.connect(port, "127.0.0.1", () => resolve(s));
-        s.once("error", reject);
-      }),
-    ),
-  );
-  const answers = sockets.map(
-    (s, i) =>
-      new Promise((resolve, reject) => {
-        let data = "";
-        s.setEncoding("latin1");
-        s.on("data", (c) => (data += c));
-        s.on("error", reject);
-        s.on("close", () => resolve(data));
-        s.end(`GET /data.json?n=${i} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
-      }),
-  );
+  // Each socket's listeners go on before it connects: a socket the server
+  // closed early must still settle its answer, never leave it pending.
+  const clients = Array.from({ length: count }, () => {
+    const s = net.connect(port, "127.0.0.1");
+    let data = "";
+    s.setEncoding("latin1");
+    s.on("data", (c) => (data += c));
+    const connected = new Promise((resolve, reject) => {
+      s.once("connect", resolve);
+      s.once("error", reject);
+    });
+    const answer = new Promise((resolve, reject) => {
+      s.once("error", reject);
+      s.once("close", () => resolve(data));
+    });
+    return { s, connected, answer };
+  });
+  await Promise.all(clients.map((c) => c.connected));
+  clients.forEach(({ s }, i) => s.end(`GET /data.json?n=${i} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`));
+  const answers = clients.map((c) => c.answer);
   const responses = await Promise.all(answers);
   for (const data of responses) {
     assert.match(data, /^HTTP\/1\.1 200 OK\r\n/);
