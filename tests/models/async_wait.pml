@@ -12,11 +12,13 @@
  * deadline. An attempt that finds the deadline passed before it sleeps also
  * gives up (on_timeout); it consumed nothing.
  *
- * Checked: mutual exclusion, and no invalid end state (the blocking waiter
- * asleep on a free mutex: a wake lost to the timed waiter).
- * Seeded bug, -DBUG_GIVE_UP_AFTER_WAKE: a woken wait whose deadline passed
+ * Checked: mutual exclusion, no invalid end state (the blocking waiter
+ * asleep on a free mutex: a wake lost to the timed waiter), and progress
+ * (no cycle in which nobody gets anywhere).
+ * Seeded bugs: -DBUG_GIVE_UP_AFTER_WAKE, a woken wait whose deadline passed
  * gives up without attempting, swallowing the wake meant for the other
- * waiter. */
+ * waiter (an invalid end state); -DBUG_NOT_EQUAL_WAITS_AGAIN, a driver that
+ * takes an immediate "not-equal" for "wait again" (a non-progress cycle). */
 #include "futex.pml"
 
 byte word = 0;
@@ -83,6 +85,13 @@ active proctype Timed() {
     :: expired -> break   /* passed before sleeping: on_timeout(), nothing consumed */
     :: else -> skip
     fi;
+#ifdef BUG_NOT_EQUAL_WAITS_AGAIN
+    /* The engine may answer at once, {async: false, value: "not-equal"}; a
+     * driver that arms the wait again instead of attempting spins for as
+     * long as the word is not 2: forever once the others are done. Never
+     * asleep, so no invalid end state: only the progress search sees it. */
+    do :: word == 2 -> break :: else -> skip od;
+#endif
     futex_wait_timed(word, 2);
     tick();
 #ifdef BUG_GIVE_UP_AFTER_WAKE
