@@ -12,6 +12,9 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#endif
 
 #include "test_util.hpp"
 #include "wsync/wsync.hpp"
@@ -27,11 +30,26 @@ int threads() {
   return static_cast<int>(std::min(4u * cores, 8u));
 }
 
-int scaled(int n) {
+#ifdef __EMSCRIPTEN__
+// A wasm program in Node sees Emscripten's own small environment, not the
+// process's (getenv would never find the variable): read Node's. Worker
+// threads carry a copy of process.env, so this works on any pthread.
+EM_JS(int, node_torture_scale, (), {
+  var s = typeof process === 'object' && process.env ? process.env.WSYNC_TORTURE_SCALE : undefined;
+  return s ? (parseInt(s, 10) | 0) : 0;
+});
+#endif
+
+int scale() {
+#ifdef __EMSCRIPTEN__
+  return std::max(1, node_torture_scale());
+#else
   const char* s = std::getenv("WSYNC_TORTURE_SCALE");
-  const int scale = s ? std::max(1, std::atoi(s)) : 1;
-  return n * scale;
+  return s ? std::max(1, std::atoi(s)) : 1;
+#endif
 }
+
+int scaled(int n) { return n * scale(); }
 
 // A random pause: mostly a few dozen cycles, sometimes a yield, rarely a sleep.
 void pause(Rng& rng) {
