@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,23 @@ inline Stats stats(std::vector<double> xs) {
   const size_t n = xs.size();
   const double median = n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
   return {median, xs.front(), xs.back()};
+}
+
+// One implementation at one point: run() measures one repetition.
+struct Series {
+  std::string impl;
+  std::function<double()> run;
+  std::vector<double> values;
+};
+
+// Runs every series' repetitions in turns (repetition 1 of each, then
+// repetition 2, ...), so a noisy stretch of a shared machine falls on all
+// of them alike instead of on whichever happened to be running: the ratios
+// between them are what the report compares.
+inline void interleave(std::vector<Series>& all) {
+  for (int r = 0; r < reps(); ++r) {
+    for (Series& s : all) s.values.push_back(s.run());
+  }
 }
 
 // One point: {"group", "impl", "params", "unit", "median", "min", "max", extra...}.

@@ -23,21 +23,27 @@ int main(int argc, char** argv) {
   const wsync_filter::Params params{wsync_filter::Kind::blur, 8};
   wsync_filter::Pool pool(most);
   (void)pool.run(params, frame, most);  // warm up every thread
-  char params_text[64];
+  // Every thread count and both ways take turns (bench::interleave), so the
+  // speedups compare runs made in the same stretch of the machine's load.
+  std::vector<bench::Series> all;
   for (int k = 1; k <= most; ++k) {
-    std::vector<double> pooled, created;
-    for (int r = 0; r < bench::reps(); ++r) {
-      double start = bench::now_ms();
-      (void)pool.run(params, frame, k);
-      pooled.push_back(bench::now_ms() - start);
-      start = bench::now_ms();
-      (void)wsync_filter::run_with_pthreads(params, frame, k);
-      created.push_back(bench::now_ms() - start);
-    }
+    all.push_back({"wsync pool", [&, k] {
+                     const double start = bench::now_ms();
+                     (void)pool.run(params, frame, k);
+                     return bench::now_ms() - start;
+                   }, {}});
+    all.push_back({"pthread_create + pthread_barrier + join", [&, k] {
+                     const double start = bench::now_ms();
+                     (void)wsync_filter::run_with_pthreads(params, frame, k);
+                     return bench::now_ms() - start;
+                   }, {}});
+  }
+  bench::interleave(all);
+  char params_text[64];
+  for (size_t i = 0; i < all.size(); ++i) {
+    const int k = static_cast<int>(i / 2) + 1;
     std::snprintf(params_text, sizeof params_text, "threads=%d side=%d cores=%u", k, side, cores);
-    bench::emit(bench::platform(), "filter", "wsync pool", params_text, "ms per run", bench::stats(pooled));
-    bench::emit(bench::platform(), "filter", "pthread_create + pthread_barrier + join", params_text, "ms per run",
-                bench::stats(created));
+    bench::emit(bench::platform(), "filter", all[i].impl, params_text, "ms per run", bench::stats(all[i].values));
   }
   return 0;
 }

@@ -10,6 +10,7 @@
 #include <barrier>
 #include <condition_variable>
 #include <cstring>
+#include <functional>
 #include <future>
 #include <latch>
 #include <memory>
@@ -67,20 +68,23 @@ double uncontended_ns(Lock& lock, long iterations) {
 }
 
 template <class Lock>
-void uncontended_point(const char* impl, long iterations) {
-  Lock lock;
-  std::vector<double> ns;
-  (void)uncontended_ns(lock, iterations / 4);  // warm up
-  for (int r = 0; r < bench::reps(); ++r) ns.push_back(uncontended_ns(lock, iterations));
-  emit(bench::platform(), "uncontended", impl, "", "ns per lock+unlock", stats(ns));
+bench::Series uncontended_series(const char* impl, long iterations) {
+  auto lock = std::make_shared<Lock>();
+  (void)uncontended_ns(*lock, iterations / 4);  // warm up
+  return {impl, [lock, iterations] { return uncontended_ns(*lock, iterations); }, {}};
 }
 
 void uncontended() {
   const long iterations = 4'000'000L * bench::scale();
-  uncontended_point<Floor>("floor (2 RMWs)", iterations);
-  uncontended_point<wsync::Mutex>("wsync::Mutex", iterations);
-  uncontended_point<PthreadMutex>("pthread_mutex", iterations);
-  uncontended_point<std::mutex>("std::mutex", iterations);
+  std::vector<bench::Series> all;
+  all.push_back(uncontended_series<Floor>("floor (2 RMWs)", iterations));
+  all.push_back(uncontended_series<wsync::Mutex>("wsync::Mutex", iterations));
+  all.push_back(uncontended_series<PthreadMutex>("pthread_mutex", iterations));
+  all.push_back(uncontended_series<std::mutex>("std::mutex", iterations));
+  bench::interleave(all);
+  for (const bench::Series& s : all) {
+    emit(bench::platform(), "uncontended", s.impl, "", "ns per lock+unlock", stats(s.values));
+  }
 }
 
 // ------------------------------------------------------------ contended --
@@ -121,35 +125,41 @@ std::pair<double, double> contended_run(Lock& lock, int threads, unsigned inside
   return {static_cast<double>(total) / elapsed, static_cast<double>(most) / static_cast<double>(std::max(1L, least))};
 }
 
-template <class Lock>
-void contended_point(const char* impl, int threads, unsigned inside, int spin) {
+// One contended point (threads, units inside) for every implementation; the
+// wsync rows also show the effect of the blocking spin budget.
+void contended_point(int threads, unsigned inside, int spin) {
   const double ms = 150.0 * bench::scale();
-  Lock lock;
-  const int previous = wsync_set_spin_limit(spin);
-  std::vector<double> throughput, fairness;
-  for (int r = 0; r < bench::reps(); ++r) {
-    const auto [ops, fair] = contended_run(lock, threads, inside, 50, ms);
-    throughput.push_back(ops);
+  std::vector<bench::Series> all;
+  std::vector<std::shared_ptr<std::vector<double>>> fairness;  // fairness[i]: series i's, per repetition
+  auto add = [&](const char* impl, int spin_limit, auto lock) {
+    auto fair = std::make_shared<std::vector<double>>();
     fairness.push_back(fair);
-  }
-  wsync_set_spin_limit(previous);
-  const bench::Stats f = stats(fairness);
+    all.push_back({impl, [=] {
+                     const int previous = wsync_set_spin_limit(spin_limit);
+                     const std::pair<double, double> r = contended_run(*lock, threads, inside, 50, ms);
+                     wsync_set_spin_limit(previous);
+                     fair->push_back(r.second);
+                     return r.first;
+                   }, {}});
+  };
+  add("wsync::Mutex", spin, std::make_shared<wsync::Mutex>());
+  add("wsync::Mutex, spin 0", 0, std::make_shared<wsync::Mutex>());
+  add("wsync::Mutex, spin 10x", 10 * spin, std::make_shared<wsync::Mutex>());
+  add("pthread_mutex", spin, std::make_shared<PthreadMutex>());
+  add("std::mutex", spin, std::make_shared<std::mutex>());
+  bench::interleave(all);
   char params[64], extra[96];
   std::snprintf(params, sizeof params, "threads=%d inside=%u", threads, inside);
-  std::snprintf(extra, sizeof extra, "\"fairness\": %.3g", f.median);
-  emit(bench::platform(), "contended", impl, params, "acquisitions per ms", stats(throughput), extra);
+  for (size_t i = 0; i < all.size(); ++i) {
+    std::snprintf(extra, sizeof extra, "\"fairness\": %.3g", stats(*fairness[i]).median);
+    emit(bench::platform(), "contended", all[i].impl, params, "acquisitions per ms", stats(all[i].values), extra);
+  }
 }
 
 void contended() {
   const int spin = wsync_set_spin_limit(-1);  // the default (or spin=N), read, not changed
   for (int threads : {2, 4, 8}) {
-    for (unsigned inside : {0u, 50u}) {
-      contended_point<wsync::Mutex>("wsync::Mutex", threads, inside, spin);
-      contended_point<wsync::Mutex>("wsync::Mutex, spin 0", threads, inside, 0);
-      contended_point<wsync::Mutex>("wsync::Mutex, spin 10x", threads, inside, 10 * spin);
-      contended_point<PthreadMutex>("pthread_mutex", threads, inside, spin);
-      contended_point<std::mutex>("std::mutex", threads, inside, spin);
-    }
+    for (unsigned inside : {0u, 50u}) contended_point(threads, inside, spin);
   }
 }
 
@@ -243,25 +253,26 @@ double pingpong_us(SemPair& pair, int hops) {
 }
 
 template <class Pair>
-void pingpong_point(const char* impl) {
-  const int hops = 20'000 * bench::scale();
-  std::vector<double> us;
-  for (int r = 0; r < bench::reps(); ++r) {
-    Pair pair;
-    us.push_back(pingpong_us(pair, hops));
-  }
-  char params[32];
-  std::snprintf(params, sizeof params, "hops=%d", hops * bench::reps());
-  emit(bench::platform(), "pingpong", impl, params, "us per hop", stats(us));
+bench::Series pingpong_series(const char* impl, int hops) {
+  return {impl, [hops] {
+            Pair pair;
+            return pingpong_us(pair, hops);
+          }, {}};
 }
 
 void pingpong() {
-  pingpong_point<WsyncSems>("wsync::BinarySemaphore");
-  pingpong_point<CondTurn<wsync::Mutex, wsync::CondVar>>("wsync::Mutex + CondVar");
-  pingpong_point<PthreadCond>("pthread_cond");
-  pingpong_point<CondTurn<std::mutex, std::condition_variable>>("std::condition_variable");
-  pingpong_point<StdSems>("std::binary_semaphore");
-  pingpong_point<PosixSems>("sem_t");
+  const int hops = 20'000 * bench::scale();
+  std::vector<bench::Series> all;
+  all.push_back(pingpong_series<WsyncSems>("wsync::BinarySemaphore", hops));
+  all.push_back(pingpong_series<CondTurn<wsync::Mutex, wsync::CondVar>>("wsync::Mutex + CondVar", hops));
+  all.push_back(pingpong_series<PthreadCond>("pthread_cond", hops));
+  all.push_back(pingpong_series<CondTurn<std::mutex, std::condition_variable>>("std::condition_variable", hops));
+  all.push_back(pingpong_series<StdSems>("std::binary_semaphore", hops));
+  all.push_back(pingpong_series<PosixSems>("sem_t", hops));
+  bench::interleave(all);
+  char params[32];
+  std::snprintf(params, sizeof params, "hops=%d", hops * bench::reps());
+  for (const bench::Series& s : all) emit(bench::platform(), "pingpong", s.impl, params, "us per hop", stats(s.values));
 }
 
 // ------------------------------------------------------------- fork-join --
@@ -344,26 +355,39 @@ double forkjoin_us(ForkJoin& fj, int k, int rounds) {
 }
 
 template <class Make>
-void forkjoin_point(const char* impl, int k, Make make) {
-  const int rounds = 4'000 * bench::scale();
-  std::vector<double> us;
-  for (int r = 0; r < bench::reps(); ++r) {
-    std::unique_ptr<ForkJoin> fj = make(k, rounds);
-    us.push_back(forkjoin_us(*fj, k, rounds));
-  }
-  char params[48];
-  std::snprintf(params, sizeof params, "workers=%d rounds=%d", k, rounds * bench::reps());
-  emit(bench::platform(), "forkjoin", impl, params, "us per round", stats(us));
+bench::Series forkjoin_series(const char* impl, int k, int rounds, Make make) {
+  return {impl, [=] {
+            std::unique_ptr<ForkJoin> fj = make(k, rounds);
+            return forkjoin_us(*fj, k, rounds);
+          }, {}};
 }
 
 void forkjoin() {
+  const int rounds = 4'000 * bench::scale();
   for (int k : {2, 4, 8}) {
-    forkjoin_point("wsync::Barrier", k, [](int n, int) { return std::make_unique<Barriers<wsync::Barrier<>>>(n); });
-    forkjoin_point("wsync::Latch", k, [](int n, int r) { return std::make_unique<Latches<wsync::Latch>>(n, r); });
-    forkjoin_point("wsync::WaitGroup", k, [](int n, int r) { return std::make_unique<WaitGroupJoin>(n, r); });
-    forkjoin_point("pthread_barrier", k, [](int n, int) { return std::make_unique<Barriers<PthreadBarrier>>(n); });
-    forkjoin_point("std::barrier", k, [](int n, int) { return std::make_unique<Barriers<std::barrier<>>>(n); });
-    forkjoin_point("std::latch", k, [](int n, int r) { return std::make_unique<Latches<std::latch>>(n, r); });
+    std::vector<bench::Series> all;
+    all.push_back(forkjoin_series("wsync::Barrier", k, rounds, [](int n, int) {
+      return std::make_unique<Barriers<wsync::Barrier<>>>(n);
+    }));
+    all.push_back(forkjoin_series("wsync::Latch", k, rounds, [](int n, int r) {
+      return std::make_unique<Latches<wsync::Latch>>(n, r);
+    }));
+    all.push_back(forkjoin_series("wsync::WaitGroup", k, rounds, [](int n, int r) {
+      return std::make_unique<WaitGroupJoin>(n, r);
+    }));
+    all.push_back(forkjoin_series("pthread_barrier", k, rounds, [](int n, int) {
+      return std::make_unique<Barriers<PthreadBarrier>>(n);
+    }));
+    all.push_back(forkjoin_series("std::barrier", k, rounds, [](int n, int) {
+      return std::make_unique<Barriers<std::barrier<>>>(n);
+    }));
+    all.push_back(forkjoin_series("std::latch", k, rounds, [](int n, int r) {
+      return std::make_unique<Latches<std::latch>>(n, r);
+    }));
+    bench::interleave(all);
+    char params[48];
+    std::snprintf(params, sizeof params, "workers=%d rounds=%d", k, rounds * bench::reps());
+    for (const bench::Series& s : all) emit(bench::platform(), "forkjoin", s.impl, params, "us per round", stats(s.values));
   }
 }
 
