@@ -18,7 +18,7 @@ class SeqWaiter {
 
   Step attempt(Spinner& spin) noexcept {
     // Relaxed: the caller's lock orders the data; seq only says "look again".
-    if (spin.while_equal(word_, seq_) != seq_) return Step::done(true);
+    if (spin.while_equal(word_, seq_, Awaited::kEvent) != seq_) return Step::done(true);
     return Step::sleep_while(word_, seq_);
   }
   Step on_timeout() noexcept { return Step::done(word_.load(std::memory_order_relaxed) != seq_); }

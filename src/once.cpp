@@ -33,7 +33,7 @@ class OnceWaiter {
           // f may be quick: look a little before announcing a sleeper (a
           // change the spin returns was read with acquire: a COMPLETE makes
           // f's writes visible).
-          if ((s = spin.while_equal(state_, Once::kRunning)) != Once::kRunning) continue;
+          if ((s = spin.while_equal(state_, Once::kRunning, Awaited::kEvent)) != Once::kRunning) continue;
           if (!state_.compare_exchange_weak(s, Once::kQueued, std::memory_order_acquire,
                                             std::memory_order_acquire)) {
             continue;

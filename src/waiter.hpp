@@ -55,6 +55,18 @@ struct Step {
 // held lock is often released within a few hundred cycles, and sleeping
 // costs a futex round trip on both sides); the event-loop driver spins for
 // the main-thread time budget, never past the wait's deadline.
+// What a spin waits for, which decides how long it is worth spinning.
+enum class Awaited {
+  // A critical section (Mutex, Semaphore, CondVar's relock): usually over
+  // within a few hundred cycles, while its holder runs.
+  kCriticalSection,
+  // Other threads' work (WaitGroup, Latch, Barrier, Once, CondVar's
+  // notify): often longer, and natively, with more threads than cores,
+  // spinning for it takes the core that work needs (the fork-join benchmark
+  // got slower with every extra load, docs/benchmarks.md).
+  kEvent,
+};
+
 class Spinner {
  public:
   // The default of wsync_set_spin_limit(): a few microseconds of spinning on
@@ -65,9 +77,15 @@ class Spinner {
   // above pthread_mutex and std::mutex at every point (docs/benchmarks.md).
 #ifdef __EMSCRIPTEN__
   static constexpr int kSpinLimit = 4000;
+  static constexpr int kEventDivisor = 1;  // no yield to fall back on: spin the whole budget
 #else
   static constexpr int kSpinLimit = 100;
   static constexpr int kYields = 16;
+  // Natively an event spin gets an eighth of the budget (13 loads by
+  // default; libstdc++'s atomic wait spins 12) and then the same yields,
+  // which give the core to whoever will release us, or spin on their own
+  // when a core is free.
+  static constexpr int kEventDivisor = 8;
 #endif
 
   static Spinner counted() noexcept { return Spinner(false, spin_limit(), 0); }
@@ -84,10 +102,13 @@ class Spinner {
   // counter it returns makes the writes before that release visible (a
   // relaxed value here once let a Once caller return too early). A budget
   // that ran out returns `busy`, on which waiters only CAS or sleep.
-  uint32_t while_equal(const std::atomic<uint32_t>& word, uint32_t busy) noexcept {
+  uint32_t while_equal(const std::atomic<uint32_t>& word, uint32_t busy,
+                       Awaited awaited = Awaited::kCriticalSection) noexcept {
+    // Rounded up: any budget above 0 spins at least once.
+    const int limit = awaited == Awaited::kEvent ? (limit_ + kEventDivisor - 1) / kEventDivisor : limit_;
     for (int i = 0;; ++i) {
       if (word.load(std::memory_order_relaxed) != busy) return word.load(std::memory_order_acquire);
-      if (timed_ ? Deadline::now_ns() >= stop_ns_ : i >= limit_) break;
+      if (timed_ ? Deadline::now_ns() >= stop_ns_ : i >= limit) break;
       spin_pause();
     }
 #ifndef __EMSCRIPTEN__

@@ -28,7 +28,7 @@ class WaitersBitWaiter {
       // spin then finds WAITERS clear and costs its releaser no wake (the
       // fork-join benchmark, docs/benchmarks.md). A change the spin returns
       // was read with acquire, like the load above.
-      if (const uint32_t seen = spin.while_equal(word_, s); seen != s) {
+      if (const uint32_t seen = spin.while_equal(word_, s, Awaited::kEvent); seen != s) {
         s = seen;
         continue;
       }
