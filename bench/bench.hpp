@@ -50,13 +50,15 @@ inline double now_ms() {
 
 struct Stats {
   double median, min, max;
+  std::vector<double> values;  // every repetition, in the order they ran
 };
 
-inline Stats stats(std::vector<double> xs) {
+inline Stats stats(const std::vector<double>& values) {
+  std::vector<double> xs = values;
   std::sort(xs.begin(), xs.end());
   const size_t n = xs.size();
   const double median = n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
-  return {median, xs.front(), xs.back()};
+  return {median, xs.front(), xs.back(), values};
 }
 
 // One implementation at one point: run() measures one repetition.
@@ -76,14 +78,22 @@ inline void interleave(std::vector<Series>& all) {
   }
 }
 
-// One point: {"group", "impl", "params", "unit", "median", "min", "max", extra...}.
+// One point: {"group", "impl", "params", "unit", "median", "min", "max",
+// "values", extra...}. The values let the report pair repetitions that ran
+// in the same turn (interleave()).
 inline void emit(const char* platform, const std::string& group, const std::string& impl, const std::string& params,
                  const char* unit, const Stats& s, const std::string& extra = "") {
+  std::string values;
+  for (double v : s.values) {
+    char one[32];
+    std::snprintf(one, sizeof one, "%s%.6g", values.empty() ? "" : ", ", v);
+    values += one;
+  }
   std::printf(
       "{\"platform\": \"%s\", \"group\": \"%s\", \"impl\": \"%s\", \"params\": \"%s\", \"unit\": \"%s\", "
-      "\"median\": %.6g, \"min\": %.6g, \"max\": %.6g%s%s}\n",
-      platform, group.c_str(), impl.c_str(), params.c_str(), unit, s.median, s.min, s.max, extra.empty() ? "" : ", ",
-      extra.c_str());
+      "\"median\": %.6g, \"min\": %.6g, \"max\": %.6g, \"values\": [%s]%s%s}\n",
+      platform, group.c_str(), impl.c_str(), params.c_str(), unit, s.median, s.min, s.max, values.c_str(),
+      extra.empty() ? "" : ", ", extra.c_str());
   std::fflush(stdout);
 }
 
