@@ -363,7 +363,7 @@ bench::Series forkjoin_series(const char* impl, int k, int rounds, Make make) {
 }
 
 void forkjoin() {
-  const int rounds = 4'000 * bench::scale();
+  const int rounds = 20'000 * bench::scale();  // 10^5 rounds in all at the default 5 repetitions
   for (int k : {2, 4, 8}) {
     std::vector<bench::Series> all;
     all.push_back(forkjoin_series("wsync::Barrier", k, rounds, [](int n, int) {
