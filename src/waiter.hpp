@@ -50,11 +50,6 @@ struct Step {
   static constexpr Step go_on() noexcept { return {false, false, nullptr, 0}; }
 };
 
-// A bounded, load-only spin ("easier on the caches" than CASes: the line
-// stays shared while its owner finishes). Blocking drivers count loads (a
-// held lock is often released within a few hundred cycles, and sleeping
-// costs a futex round trip on both sides); the event-loop driver spins for
-// the main-thread time budget, never past the wait's deadline.
 // What a spin waits for, which decides how long it is worth spinning.
 enum class Awaited {
   // A critical section (Mutex, Semaphore, CondVar's relock): usually over
@@ -63,10 +58,15 @@ enum class Awaited {
   // Other threads' work (WaitGroup, Latch, Barrier, Once, CondVar's
   // notify): often longer, and natively, with more threads than cores,
   // spinning for it takes the core that work needs (the fork-join benchmark
-  // got slower with every extra load, docs/benchmarks.md).
+  // got slower with every extra load: docs/how-it-works.md).
   kEvent,
 };
 
+// A bounded, load-only spin ("easier on the caches" than CASes: the line
+// stays shared while its owner finishes). Blocking drivers count loads (a
+// held lock is often released within a few hundred cycles, and sleeping
+// costs a futex round trip on both sides); the event-loop driver spins for
+// the main-thread time budget, never past the wait's deadline.
 class Spinner {
  public:
   // The default of wsync_set_spin_limit(): a few microseconds of spinning on
