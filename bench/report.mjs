@@ -239,11 +239,13 @@ say("## Targets", "", ...targets.map((t) => `- ${t}`), "");
 // What a miss means: printed only for the targets this run missed.
 const notes = {
   contended: [
-    `Contended: ${contendedMisses.join("; ")}. With an empty critical section the lock barely matters`,
-    "and this shared 2-vCPU machine's state decides: it switches between a fast and a slow state (the same",
-    "implementation at one point has measured 5.7e+3 and 3.6e+4 acquisitions per ms within one run), and",
-    "one build of wsync measured 0.76x and 1.40x of the best baseline at 8 threads, 0 inside, an hour apart",
-    "on 2026-12-03." + (contendedMisses.every((m) => m.includes(" 0 inside")) ? " With work inside the lock, wsync led at every point." : ""),
+    `Contended: ${contendedMisses.join("; ")}. This shared 2-vCPU machine switches between a fast and a`,
+    "slow state (one implementation at one point has measured 5.7e+3 and 3.6e+4 acquisitions per ms within",
+    "one run). Measured on 2026-12-03 at 8 threads, 0 inside, in rounds that alternate wsync's variants: in",
+    "the slow state (pthread_mutex near 8e+3) wsync was 0.73 to 0.93x of pthread_mutex, in the fast state",
+    "(1.3e+4 to 2e+4) 1.0 to 2.4x, whether a critical-section spin was the whole budget or an eighth and",
+    "followed by 0, 4 or 16 yields. The spin policy does not decide this point; why the slow state costs",
+    "wsync more than glibc is not known yet." + (contendedMisses.every((m) => m.includes(" 0 inside")) ? " With work inside the lock, wsync led at every point." : ""),
   ],
   forkjoin: [
     "Fork-join: the waiters spin, then yield 16 times, then sleep; natively a wait for other threads' work",
@@ -257,7 +259,8 @@ const notes = {
     "three modes, about 45, 57 and 73 ms, in which both bands' arithmetic stretches together (pass 0 of a half",
     "band: 17 ms alone, 17 to 31 ms in the job). The pthread_create/join baseline shows the same modes, and",
     "the two halves run side by side outside any pool take as long as one alone, so what is lost is the",
-    "machine's (a shared 2-vCPU host), not the synchronization's.",
+    "machine's (a shared 2-vCPU host), not the synchronization's. In Chromium the page's main thread goes",
+    "on painting through the run (the demo counts its frames) on the same two cores.",
   ],
   "filter-native": [
     "wasm against native: measured on 2026-12-03, one pass over half the picture takes wasm 1.0 to 1.4x the",
