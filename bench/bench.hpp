@@ -64,8 +64,10 @@ inline Stats stats(const std::vector<double>& values) {
 // One implementation at one point: run() measures one repetition.
 struct Series {
   std::string impl;
+  std::string params;  // the point, e.g. "threads=4 inside=0"
   std::function<double()> run;
   std::vector<double> values;
+  std::string extra = "";  // more JSON members for emit(), known once it ran
 };
 
 // Runs every series' repetitions in turns (repetition 1 of each, then
@@ -95,6 +97,11 @@ inline void emit(const char* platform, const std::string& group, const std::stri
       platform, group.c_str(), impl.c_str(), params.c_str(), unit, s.median, s.min, s.max, values.c_str(),
       extra.empty() ? "" : ", ", extra.c_str());
   std::fflush(stdout);
+}
+
+// One line per series (after interleave()).
+inline void emit_all(const char* platform, const std::string& group, const char* unit, const std::vector<Series>& all) {
+  for (const Series& s : all) emit(platform, group, s.impl, s.params, unit, stats(s.values), s.extra);
 }
 
 // Busy work the optimizer cannot delete: `units` dependent steps.

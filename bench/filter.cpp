@@ -35,23 +35,20 @@ int main(int argc, char** argv) {
   // speedups compare runs made in the same stretch of the machine's load.
   std::vector<bench::Series> all;
   for (int k = 1; k <= most; ++k) {
-    all.push_back({"wsync pool", [&, k] {
+    char params_text[64];
+    std::snprintf(params_text, sizeof params_text, "threads=%d side=%d cores=%u", k, side, cores);
+    all.push_back({"wsync pool", params_text, [&, k] {
                      const double start = bench::now_ms();
                      (void)pool.run(params, frame, k);
                      return bench::now_ms() - start;
                    }, {}});
-    all.push_back({"pthread_create + pthread_barrier + join", [&, k] {
+    all.push_back({"pthread_create + pthread_barrier + join", params_text, [&, k] {
                      const double start = bench::now_ms();
                      (void)wsync_filter::run_with_pthreads(params, frame, k);
                      return bench::now_ms() - start;
                    }, {}});
   }
   bench::interleave(all);
-  char params_text[64];
-  for (size_t i = 0; i < all.size(); ++i) {
-    const int k = static_cast<int>(i / 2) + 1;
-    std::snprintf(params_text, sizeof params_text, "threads=%d side=%d cores=%u", k, side, cores);
-    bench::emit(bench::platform(), "filter", all[i].impl, params_text, "ms per run", bench::stats(all[i].values));
-  }
+  bench::emit_all(bench::platform(), "filter", "ms per run", all);
   return 0;
 }

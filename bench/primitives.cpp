@@ -10,7 +10,6 @@
 #include <barrier>
 #include <condition_variable>
 #include <cstring>
-#include <functional>
 #include <future>
 #include <latch>
 #include <memory>
@@ -71,7 +70,7 @@ template <class Lock>
 bench::Series uncontended_series(const char* impl, long iterations) {
   auto lock = std::make_shared<Lock>();
   (void)uncontended_ns(*lock, iterations / 4);  // warm up
-  return {impl, [lock, iterations] { return uncontended_ns(*lock, iterations); }, {}};
+  return {impl, "", [lock, iterations] { return uncontended_ns(*lock, iterations); }, {}};
 }
 
 void uncontended() {
@@ -82,9 +81,7 @@ void uncontended() {
   all.push_back(uncontended_series<PthreadMutex>("pthread_mutex", iterations));
   all.push_back(uncontended_series<std::mutex>("std::mutex", iterations));
   bench::interleave(all);
-  for (const bench::Series& s : all) {
-    emit(bench::platform(), "uncontended", s.impl, "", "ns per lock+unlock", stats(s.values));
-  }
+  bench::emit_all(bench::platform(), "uncontended", "ns per lock+unlock", all);
 }
 
 // ------------------------------------------------------------ contended --
@@ -129,12 +126,14 @@ std::pair<double, double> contended_run(Lock& lock, int threads, unsigned inside
 // wsync rows also show the effect of the blocking spin budget.
 void contended_point(int threads, unsigned inside, int spin) {
   const double ms = 150.0 * bench::scale();
+  char params[64];
+  std::snprintf(params, sizeof params, "threads=%d inside=%u", threads, inside);
   std::vector<bench::Series> all;
   std::vector<std::shared_ptr<std::vector<double>>> fairness;  // fairness[i]: series i's, per repetition
   auto add = [&](const char* impl, int spin_limit, auto lock) {
     auto fair = std::make_shared<std::vector<double>>();
     fairness.push_back(fair);
-    all.push_back({impl, [=] {
+    all.push_back({impl, params, [=] {
                      const int previous = wsync_set_spin_limit(spin_limit);
                      const std::pair<double, double> r = contended_run(*lock, threads, inside, 50, ms);
                      wsync_set_spin_limit(previous);
@@ -148,12 +147,12 @@ void contended_point(int threads, unsigned inside, int spin) {
   add("pthread_mutex", spin, std::make_shared<PthreadMutex>());
   add("std::mutex", spin, std::make_shared<std::mutex>());
   bench::interleave(all);
-  char params[64], extra[96];
-  std::snprintf(params, sizeof params, "threads=%d inside=%u", threads, inside);
   for (size_t i = 0; i < all.size(); ++i) {
+    char extra[48];
     std::snprintf(extra, sizeof extra, "\"fairness\": %.3g", stats(*fairness[i]).median);
-    emit(bench::platform(), "contended", all[i].impl, params, "acquisitions per ms", stats(all[i].values), extra);
+    all[i].extra = extra;
   }
+  bench::emit_all(bench::platform(), "contended", "acquisitions per ms", all);
 }
 
 void contended() {
@@ -254,7 +253,9 @@ double pingpong_us(SemPair& pair, int hops) {
 
 template <class Pair>
 bench::Series pingpong_series(const char* impl, int hops) {
-  return {impl, [hops] {
+  char params[32];
+  std::snprintf(params, sizeof params, "hops=%d", hops * bench::reps());
+  return {impl, params, [hops] {
             Pair pair;
             return pingpong_us(pair, hops);
           }, {}};
@@ -270,9 +271,7 @@ void pingpong() {
   all.push_back(pingpong_series<StdSems>("std::binary_semaphore", hops));
   all.push_back(pingpong_series<PosixSems>("sem_t", hops));
   bench::interleave(all);
-  char params[32];
-  std::snprintf(params, sizeof params, "hops=%d", hops * bench::reps());
-  for (const bench::Series& s : all) emit(bench::platform(), "pingpong", s.impl, params, "us per hop", stats(s.values));
+  bench::emit_all(bench::platform(), "pingpong", "us per hop", all);
 }
 
 // ------------------------------------------------------------- fork-join --
@@ -356,7 +355,9 @@ double forkjoin_us(ForkJoin& fj, int k, int rounds) {
 
 template <class Make>
 bench::Series forkjoin_series(const char* impl, int k, int rounds, Make make) {
-  return {impl, [=] {
+  char params[48];
+  std::snprintf(params, sizeof params, "workers=%d rounds=%d", k, rounds * bench::reps());
+  return {impl, params, [=] {
             std::unique_ptr<ForkJoin> fj = make(k, rounds);
             return forkjoin_us(*fj, k, rounds);
           }, {}};
@@ -385,9 +386,7 @@ void forkjoin() {
       return std::make_unique<Latches<std::latch>>(n, r);
     }));
     bench::interleave(all);
-    char params[48];
-    std::snprintf(params, sizeof params, "workers=%d rounds=%d", k, rounds * bench::reps());
-    for (const bench::Series& s : all) emit(bench::platform(), "forkjoin", s.impl, params, "us per round", stats(s.values));
+    bench::emit_all(bench::platform(), "forkjoin", "us per round", all);
   }
 }
 
