@@ -18,7 +18,7 @@ int spin_limit() noexcept { return g_spin_limit.load(std::memory_order_relaxed);
 }  // namespace detail
 }  // namespace wsync
 
-extern "C" int wsync_set_spin_limit(int loads) {
-  if (loads < 0) return wsync::detail::g_spin_limit.load(std::memory_order_relaxed);
-  return wsync::detail::g_spin_limit.exchange(loads, std::memory_order_relaxed);
+extern "C" int wsync_set_spin_limit(int pauses) {
+  if (pauses < 0) return wsync::detail::g_spin_limit.load(std::memory_order_relaxed);
+  return wsync::detail::g_spin_limit.exchange(pauses, std::memory_order_relaxed);
 }

@@ -69,10 +69,9 @@ enum class Awaited {
 // the main-thread time budget, never past the wait's deadline.
 class Spinner {
  public:
-  // The default of wsync_set_spin_limit(): a few microseconds of spinning on
-  // both targets. Natively each load is followed by a pause instruction
-  // (tens of cycles); wasm has none, so it takes about 40 times as many
-  // loads. Measured: with 100 in wasm a ping-pong hop cost 29 us (every
+  // The default of wsync_set_spin_limit(), in pauses: a few microseconds of
+  // spinning on both targets. Natively a pause is the pause instruction
+  // (tens of cycles); wasm has none, so it takes about 40 times as many. Measured: with 100 in wasm a ping-pong hop cost 29 us (every
   // handoff slept), with 4000 about 1 us, and contended throughput rose to
   // above pthread_mutex and std::mutex at every point (docs/benchmarks.md).
 #ifdef __EMSCRIPTEN__
@@ -81,12 +80,15 @@ class Spinner {
 #else
   static constexpr int kSpinLimit = 100;
   static constexpr int kYields = 16;
-  // Natively an event spin gets an eighth of the budget (13 loads by
-  // default; libstdc++'s atomic wait spins 12) and then the same yields,
+  // Natively an event spin gets an eighth of the budget (13 loads, a pause
+  // apart, by default; libstdc++'s atomic wait spins 12) and then the same yields,
   // which give the core to whoever will release us, or spin on their own
   // when a core is free.
   static constexpr int kEventDivisor = 8;
 #endif
+  // The longest gap between two loads of a critical-section spin, in pauses
+  // (natively 16 x about 25 ns here; in wasm 16 reads of a local).
+  static constexpr int kMaxGap = 16;
 
   static Spinner counted() noexcept { return Spinner(false, spin_limit(), 0); }
   static Spinner timed(double budget_us, Deadline deadline) noexcept {
@@ -102,14 +104,29 @@ class Spinner {
   // counter it returns makes the writes before that release visible (a
   // relaxed value here once let a Once caller return too early). A budget
   // that ran out returns `busy`, on which waiters only CAS or sleep.
+  //
+  // The budget counts pauses, not loads. Waiting for a critical section, the
+  // gap between two loads doubles up to kMaxGap pauses (exponential backoff,
+  // as in Anderson's test-and-test-and-set locks): every load pulls the
+  // holder's line into the shared state, so its unlock (and its next lock)
+  // must fetch the line back. When the two cores are far apart (on this
+  // shared host a line's round trip between them measured 55 ns at some
+  // moments and over 300 ns at others) that traffic cost more than the spin
+  // saved: at 8 threads and an empty critical section a load per pause ran
+  // at 0.6x of pthread_mutex, a doubling gap at 1.0 to 1.4x, and no worse
+  // with work inside the lock (docs/benchmarks.md, contended).
   uint32_t while_equal(const std::atomic<uint32_t>& word, uint32_t busy,
                        Awaited awaited = Awaited::kCriticalSection) noexcept {
     // Rounded up: any budget above 0 spins at least once.
     const int limit = awaited == Awaited::kEvent ? (limit_ + kEventDivisor - 1) / kEventDivisor : limit_;
-    for (int i = 0;; ++i) {
+    const int max_gap = awaited == Awaited::kEvent ? 1 : kMaxGap;
+    int gap = 1;  // pauses before the next load
+    for (int spent = 0;;) {
       if (word.load(std::memory_order_relaxed) != busy) return word.load(std::memory_order_acquire);
-      if (timed_ ? Deadline::now_ns() >= stop_ns_ : i >= limit) break;
-      spin_pause();
+      if (timed_ ? Deadline::now_ns() >= stop_ns_ : spent >= limit) break;
+      for (int i = 0; i < gap; ++i) spin_pause();
+      spent += gap;
+      if (gap < max_gap) gap *= 2;
     }
 #ifndef __EMSCRIPTEN__
     // Natively, then give the core away a few times before the futex: with

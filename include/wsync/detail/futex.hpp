@@ -119,12 +119,17 @@ inline void futex_wake_one(const std::atomic<uint32_t>& word) noexcept { futex_w
 inline void futex_wake_all(const std::atomic<uint32_t>& word) noexcept { futex_wake(word, UINT32_MAX); }
 
 // A CPU hint inside spin loops: lets the sibling hyper-thread run and saves
-// power on x86; WebAssembly has no such instruction, so there it is nothing.
+// power on x86. WebAssembly has no such instruction; there a read of a local
+// stands in for one, so that a spin's backoff (src/waiter.hpp) spaces its
+// loads of the shared word without touching that word's cache line.
 inline void spin_pause() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
 #elif defined(__aarch64__)
   asm volatile("yield");
+#else
+  volatile int local = 0;
+  (void)local;
 #endif
 }
 
