@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -74,8 +75,9 @@ struct Series {
 // repetition 2, ...), so a noisy stretch of a shared machine falls on all
 // of them alike instead of on whichever happened to be running: the ratios
 // between them are what the report compares.
-inline void interleave(std::vector<Series>& all) {
-  for (int r = 0; r < reps(); ++r) {
+// `repetitions`: reps() unless a group needs more, shorter ones.
+inline void interleave(std::vector<Series>& all, int repetitions = 0) {
+  for (int r = 0; r < (repetitions > 0 ? repetitions : reps()); ++r) {
     for (Series& s : all) s.values.push_back(s.run());
   }
 }
@@ -102,6 +104,21 @@ inline void emit(const char* platform, const std::string& group, const std::stri
 // One line per series (after interleave()).
 inline void emit_all(const char* platform, const std::string& group, const char* unit, const std::vector<Series>& all) {
   for (const Series& s : all) emit(platform, group, s.impl, s.params, unit, stats(s.values), s.extra);
+}
+
+// An object under test on cache lines of its own (128 bytes: x86 cores fetch
+// lines in adjacent pairs). A lock is 4 bytes, and the allocator puts such a
+// block next to anything, such as the closure a benchmark thread reads every
+// iteration; a wsync::Mutex sharing a line with that measured 1.3x slower at
+// 8 threads than the same Mutex alone (docs/benchmarks.md, contended).
+template <class T>
+struct alignas(128) Isolated {
+  T value;
+};
+
+template <class T>
+std::shared_ptr<Isolated<T>> isolated() {
+  return std::make_shared<Isolated<T>>();
 }
 
 // Busy work the optimizer cannot delete: `units` dependent steps.

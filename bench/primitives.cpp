@@ -68,9 +68,9 @@ double uncontended_ns(Lock& lock, long iterations) {
 
 template <class Lock>
 bench::Series uncontended_series(const char* impl, long iterations) {
-  auto lock = std::make_shared<Lock>();
-  (void)uncontended_ns(*lock, iterations / 4);  // warm up
-  return {impl, "", [lock, iterations] { return uncontended_ns(*lock, iterations); }, {}};
+  auto lock = bench::isolated<Lock>();
+  (void)uncontended_ns(lock->value, iterations / 4);  // warm up
+  return {impl, "", [lock, iterations] { return uncontended_ns(lock->value, iterations); }, {}};
 }
 
 void uncontended() {
@@ -90,18 +90,29 @@ void uncontended() {
 // for `ms`; returns total acquisitions per ms, and max/min per thread.
 template <class Lock>
 std::pair<double, double> contended_run(Lock& lock, int threads, unsigned inside, unsigned outside, double ms) {
-  std::atomic<bool> go{false}, stop{false};
+  struct Flags {
+    std::atomic<bool> go{false}, stop{false};
+  };
+  bench::Isolated<Flags> flags;  // read every iteration by every thread: a line of its own
+  std::atomic<bool>& go = flags.value.go;
+  std::atomic<bool>& stop = flags.value.stop;
   std::vector<long> counts(static_cast<size_t>(threads), 0);
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {
-      while (!go.load(std::memory_order_acquire)) {}
+      // Locals, so the loop does not read them through the closure (a heap
+      // block of the allocator's choosing) after every call.
+      Lock& l = lock;
+      const std::atomic<bool>& started = go;
+      const std::atomic<bool>& stopped = stop;
+      const unsigned in = inside, out = outside;
+      while (!started.load(std::memory_order_acquire)) {}
       long n = 0;
-      while (!stop.load(std::memory_order_relaxed)) {
-        lock.lock();
-        g_sink = g_sink + static_cast<long>(work(inside));
-        lock.unlock();
-        (void)work(outside);
+      while (!stopped.load(std::memory_order_relaxed)) {
+        l.lock();
+        g_sink = g_sink + static_cast<long>(work(in));
+        l.unlock();
+        (void)work(out);
         ++n;
       }
       counts[static_cast<size_t>(t)] = n;
@@ -125,7 +136,11 @@ std::pair<double, double> contended_run(Lock& lock, int threads, unsigned inside
 // One contended point (threads, units inside) for every implementation; the
 // wsync rows also show the effect of the blocking spin budget.
 void contended_point(int threads, unsigned inside, int spin) {
-  const double ms = 150.0 * bench::scale();
+  // Three times the repetitions, a third as long each: this host's line
+  // transfers between the two cores change speed within a second or so
+  // (bench::Isolated), and a pair of repetitions should see the same one.
+  const double ms = 50.0 * bench::scale();
+  const int repetitions = 3 * bench::reps();
   char params[64];
   std::snprintf(params, sizeof params, "threads=%d inside=%u", threads, inside);
   std::vector<bench::Series> all;
@@ -135,18 +150,18 @@ void contended_point(int threads, unsigned inside, int spin) {
     fairness.push_back(fair);
     all.push_back({impl, params, [=] {
                      const int previous = wsync_set_spin_limit(spin_limit);
-                     const std::pair<double, double> r = contended_run(*lock, threads, inside, 50, ms);
+                     const std::pair<double, double> r = contended_run(lock->value, threads, inside, 50, ms);
                      wsync_set_spin_limit(previous);
                      fair->push_back(r.second);
                      return r.first;
                    }, {}});
   };
-  add("wsync::Mutex", spin, std::make_shared<wsync::Mutex>());
-  add("wsync::Mutex, spin 0", 0, std::make_shared<wsync::Mutex>());
-  add("wsync::Mutex, spin 10x", 10 * spin, std::make_shared<wsync::Mutex>());
-  add("pthread_mutex", spin, std::make_shared<PthreadMutex>());
-  add("std::mutex", spin, std::make_shared<std::mutex>());
-  bench::interleave(all);
+  add("wsync::Mutex", spin, bench::isolated<wsync::Mutex>());
+  add("wsync::Mutex, spin 0", 0, bench::isolated<wsync::Mutex>());
+  add("wsync::Mutex, spin 10x", 10 * spin, bench::isolated<wsync::Mutex>());
+  add("pthread_mutex", spin, bench::isolated<PthreadMutex>());
+  add("std::mutex", spin, bench::isolated<std::mutex>());
+  bench::interleave(all, repetitions);
   for (size_t i = 0; i < all.size(); ++i) {
     char extra[48];
     std::snprintf(extra, sizeof extra, "\"fairness\": %.3g", stats(*fairness[i]).median);
