@@ -5,8 +5,10 @@
 //    async API, wsync under Asyncify, and Emscripten's pthread_mutex_lock;
 //    plus wake latency over many short waits (median, p95).
 //  - filter: the demo page's blur at 1..N threads on the wsync pool and with
-//    pthread_create/pthread_barrier/pthread_join.
+//    pthread_create/pthread_barrier/pthread_join, and how busy Chromium's
+//    other threads kept the cores meanwhile.
 // WSYNC_WASM_BUILD_DIR names the wasm build (bench/run passes its own).
+import { readdirSync, readFileSync } from "node:fs";
 import { builtDir, launchBrowser, startServer } from "../tests/browser/harness.mjs";
 
 const reps = Number(process.env.WSYNC_BENCH_REPS ?? 5);
@@ -19,6 +21,35 @@ const percentile = (values, p) => {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(p * s.length))];
 };
+
+// CPU time (ms) of every thread of every Chromium process, keyed
+// "process type/thread name/tid", from /proc (Linux; empty elsewhere).
+function chromiumCpu() {
+  const cpu = new Map();
+  const tick = 1000 / 100; // USER_HZ
+  let pids = [];
+  try {
+    pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return cpu;
+  }
+  for (const pid of pids) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (!cmd.includes("chromium")) continue;
+      const type = /--type=([a-z-]+)/.exec(cmd)?.[1] ?? "browser";
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+        const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        cpu.set(`${type}/${comm}/${tid}`, (Number(fields[11]) + Number(fields[12])) * tick);
+      }
+    } catch {
+      // The process or thread ended meanwhile.
+    }
+  }
+  return cpu;
+}
 
 const browser = await launchBrowser();
 try {
@@ -88,7 +119,8 @@ try {
     for (let threads = 1; threads <= poolSize; ++threads) {
       for (const compare of [false, true]) points.push({ threads, compare, times: [], maxFrameGapMs: 0 });
     }
-    for (let r = 0; r < reps; ++r) {
+    // Three times the repetitions, as the native and Node runs do.
+    for (let r = 0; r < 3 * reps; ++r) {
       for (const p of points) {
         const run = await page.evaluate(
           ([t, c]) => window.wsyncDemo.runFilter({ filter: "blur", radius: 8, threads: t, runs: 1, compare: c }),
@@ -97,6 +129,30 @@ try {
         p.times.push(...run.times);
         p.maxFrameGapMs = Math.max(p.maxFrameGapMs, run.maxFrameGapMs);
       }
+    }
+    // Where the cores go while the pool runs at `poolSize` threads: CPU time
+    // of every Chromium thread over 20 runs in a row, the pool's workers
+    // (DedicatedWorker) and the rest (the page's main thread painting, the
+    // compositor, the GPU process...), per second. One call, so the page's
+    // drawing of the result and its checksum, after the last run, add
+    // little; the compare runs are left out (Emscripten's pthread_join keeps
+    // the main thread busy while it waits).
+    const before = chromiumCpu();
+    const wallStart = performance.now();
+    await page.evaluate((t) => window.wsyncDemo.runFilter({ filter: "blur", radius: 8, threads: t, runs: 20 }), poolSize);
+    const wallMs = performance.now() - wallStart;
+    const spent = new Map(); // CPU ms per "process type/thread name"
+    for (const [key, ms] of chromiumCpu()) {
+      const d = ms - (before.get(key) ?? 0);
+      const name = key.replace(/\/\d+$/, "");
+      if (d > 0) spent.set(name, (spent.get(name) ?? 0) + d);
+    }
+    if (spent.size) {
+      const others = [...spent].filter(([name]) => !name.endsWith("/DedicatedWorker"));
+      const busiest = others.sort((a, b) => b[1] - a[1]).slice(0, 4).map(([name, ms]) => `${name} ${((ms / wallMs) * 1000).toFixed(0)}`);
+      const otherMs = others.reduce((a, [, ms]) => a + ms, 0);
+      emit("filtercpu", "chromium threads but the workers", `20 runs of the pool at ${poolSize} threads`, "ms of CPU per s",
+        [(otherMs / wallMs) * 1000], { busiest: busiest.join(", ") });
     }
     for (const p of points) {
       emit("filter", p.compare ? "pthread_create + pthread_barrier + join" : "wsync pool",
