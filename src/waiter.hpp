@@ -117,11 +117,12 @@ class Spinner {
   // with work inside the lock (docs/benchmarks.md, contended).
   uint32_t while_equal(const std::atomic<uint32_t>& word, uint32_t busy,
                        Awaited awaited = Awaited::kCriticalSection) noexcept {
-    // Rounded up: any budget above 0 spins at least once.
-    const int limit = awaited == Awaited::kEvent ? (limit_ + kEventDivisor - 1) / kEventDivisor : limit_;
+    // Rounded up: any budget above 0 spins at least once. In 64 bits, so
+    // that a budget near INT_MAX neither overflows here nor in `spent`.
+    const int64_t limit = awaited == Awaited::kEvent ? (int64_t{limit_} + kEventDivisor - 1) / kEventDivisor : limit_;
     const int max_gap = awaited == Awaited::kEvent ? 1 : kMaxGap;
     int gap = 1;  // pauses before the next load
-    for (int spent = 0;;) {
+    for (int64_t spent = 0;;) {
       if (word.load(std::memory_order_relaxed) != busy) return word.load(std::memory_order_acquire);
       if (timed_ ? Deadline::now_ns() >= stop_ns_ : spent >= limit) break;
       for (int i = 0; i < gap; ++i) spin_pause();
