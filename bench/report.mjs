@@ -255,8 +255,13 @@ for (const pl of fplats) {
       "and spins: it takes one of the cores from the workers it waits for.");
   }
   if (cpu) {
+    const left = cores - cpu.median / 1000;
+    const poolAt = pool.find((r) => threadsOf(r) === cores);
     say("", `Meanwhile Chromium's threads other than the pool's workers used ${fmt(cpu.median)} ms of CPU per second`,
-      `(the busiest, ms per s: ${cpu.busiest}), on the same ${cores} cores.`);
+      `(the busiest, ms per s: ${cpu.busiest}), on the same ${cores} cores: mostly the page's frames, 60 a second`,
+      `(an empty requestAnimationFrame loop alone cost this host's headless Chromium about 120 ms per second).`,
+      `That left the workers at most ${fmt(left)} cores, while the 1-thread run had one to itself: the pool's`,
+      `speedup of ${fmt(poolAt ? ratio([pool[0]], [poolAt]) : undefined)} is ${fmt(poolAt ? ratio([pool[0]], [poolAt]) / left : undefined)} of that bound.`);
   }
   speedSeries.push({ name: `${pl}, wsync pool`, points: pool.map((r) => [threadsOf(r), ratio([pool[0]], [r])]) });
   say("");
