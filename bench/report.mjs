@@ -124,7 +124,7 @@ for (const pl of platforms) {
 say("", "Units: ns per lock+unlock pair, one thread (natively a second thread exists, parked, so glibc takes its multi-threaded path).", "");
 
 // 2. contended
-say("## 2. Contended Mutex", "", "Throughput in acquisitions per ms (higher is better), each thread working 50 units outside the lock and 0 or 50 inside; fairness is max/min acquisitions per thread (1 is perfectly fair).", "");
+say("## 2. Contended Mutex", "", "Throughput in acquisitions per ms (higher is better), each thread working 50 units outside the lock and 0 or 50 inside; fairness is max/min acquisitions per thread within one repetition (50 ms at the default WSYNC_BENCH_SCALE), the median of them (1 is perfectly fair; with more threads than cores, a thread that the scheduler leaves off the cores for a few time slices falls behind whatever the lock does). wsync's Mutex barges (wsync/mutex.hpp): it trades fairness for throughput.", "");
 const contendedMisses = [];
 const cimpls = ["wsync::Mutex", "wsync::Mutex, spin 0", "wsync::Mutex, spin 10x", "pthread_mutex", "std::mutex"];
 for (const pl of platforms) {
@@ -153,7 +153,7 @@ if (platforms.includes("wasm")) {
   }));
   say(chart("contended-wasm.svg", "Contended Mutex, wasm (inside = 0)", "threads", "acquisitions per ms", series), "");
 }
-say("The spin columns show the effect of the blocking spin budget (`wsync_set_spin_limit`: 0, and 10 times the default of 100 loads natively, 4000 in wasm).", "");
+say("The spin columns show the effect of the blocking spin budget (`wsync_set_spin_limit`: 0, and 10 times the default of 100 pauses natively, 4000 in wasm).", "");
 
 // 3. ping-pong
 say("## 3. Wake latency: ping-pong", "", "| platform | wsync::BinarySemaphore | wsync::Mutex + CondVar | pthread_cond | std::condition_variable | std::binary_semaphore | sem_t | wsync sem / pthread_cond |", "|---|---|---|---|---|---|---|---|");
