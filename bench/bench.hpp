@@ -107,10 +107,10 @@ inline void emit_all(const char* platform, const std::string& group, const char*
 }
 
 // An object under test on cache lines of its own (128 bytes: x86 cores fetch
-// lines in adjacent pairs). A lock is 4 bytes, and the allocator puts such a
-// block next to anything, such as the closure a benchmark thread reads every
-// iteration; a wsync::Mutex sharing a line with that measured 1.3x slower at
-// 8 threads than the same Mutex alone (docs/benchmarks.md, contended).
+// lines in adjacent pairs). A wsync::Mutex is 4 bytes and a pthread_mutex_t
+// 40, and the allocator puts such blocks next to anything, such as the
+// closure a benchmark thread reads every iteration: without this, a
+// benchmark would also measure false sharing, differently for each size.
 template <class T>
 struct alignas(128) Isolated {
   T value;

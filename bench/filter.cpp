@@ -80,7 +80,9 @@ int main(int argc, char** argv) {
     all.push_back({"ceiling: bands with halos, no barrier", params_text, [&, k] {
                      const double start = bench::now_ms();
                      std::vector<std::thread> bands;
-                     for (int b = 1; b < k; ++b) bands.emplace_back([&, b] { halo_band(params, frame, scratches[b].data(), b, k); });
+                     for (int b = 1; b < k; ++b) {
+                       bands.emplace_back([&, b] { halo_band(params, frame, scratches[b].data(), b, k); });
+                     }
                      halo_band(params, frame, scratches[0].data(), 0, k);
                      for (std::thread& t : bands) t.join();
                      return bench::now_ms() - start;

@@ -61,4 +61,4 @@ if [ "$want" != "$have" ]; then
   (cd "$browser" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 
-say "emcc $(NODE_PATH=/usr/share/nodejs emcc --version 2>/dev/null | head -1 | sed 's/.*) //'), node $(node --version), cmake $(cmake --version | head -1 | awk '{print $3}'), $(chromium --version 2>/dev/null | head -1), playwright-core $want"
+say "emcc $(NODE_PATH=/usr/share/nodejs emcc --version 2>/dev/null | head -1 | sed 's/^emcc (.*) \([^ ]*\).*/\1/'), node $(node --version), cmake $(cmake --version | head -1 | awk '{print $3}'), $(chromium --version 2>/dev/null | head -1), playwright-core $want"

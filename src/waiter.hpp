@@ -71,9 +71,10 @@ class Spinner {
  public:
   // The default of wsync_set_spin_limit(), in pauses: a few microseconds of
   // spinning on both targets. Natively a pause is the pause instruction
-  // (tens of cycles); wasm has none, so it takes about 40 times as many. Measured: with 100 in wasm a ping-pong hop cost 29 us (every
-  // handoff slept), with 4000 about 1 us, and contended throughput rose to
-  // above pthread_mutex and std::mutex at every point (docs/benchmarks.md).
+  // (tens of cycles); wasm has none, so it takes about 40 times as many.
+  // Measured: with 100 in wasm a ping-pong hop cost 29 us (every handoff
+  // slept), with 4000 about 1 us, and contended throughput rose to above
+  // pthread_mutex and std::mutex at every point (docs/benchmarks.md).
 #ifdef __EMSCRIPTEN__
   static constexpr int kSpinLimit = 4000;
   static constexpr int kEventDivisor = 1;  // no yield to fall back on: spin the whole budget
@@ -81,9 +82,9 @@ class Spinner {
   static constexpr int kSpinLimit = 100;
   static constexpr int kYields = 16;
   // Natively an event spin gets an eighth of the budget (13 loads, a pause
-  // apart, by default; libstdc++'s atomic wait spins 12) and then the same yields,
-  // which give the core to whoever will release us, or spin on their own
-  // when a core is free.
+  // apart, by default; libstdc++'s atomic wait spins 12) and then the same
+  // yields, which give the core to whoever will release us, or spin on
+  // their own when a core is free.
   static constexpr int kEventDivisor = 8;
 #endif
   // The longest gap between two loads of a critical-section spin, in pauses
@@ -119,7 +120,8 @@ class Spinner {
                        Awaited awaited = Awaited::kCriticalSection) noexcept {
     // Rounded up: any budget above 0 spins at least once. In 64 bits, so
     // that a budget near INT_MAX neither overflows here nor in `spent`.
-    const int64_t limit = awaited == Awaited::kEvent ? (int64_t{limit_} + kEventDivisor - 1) / kEventDivisor : limit_;
+    const int64_t limit =
+        awaited == Awaited::kEvent ? (int64_t{limit_} + kEventDivisor - 1) / kEventDivisor : limit_;
     const int max_gap = awaited == Awaited::kEvent ? 1 : kMaxGap;
     int gap = 1;  // pauses before the next load
     for (int64_t spent = 0;;) {
