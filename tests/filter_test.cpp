@@ -3,6 +3,9 @@
 // byte, for any number of threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <thread>
 #include <vector>
 
 #include "filter.hpp"
@@ -81,6 +84,35 @@ TEST(Filter, MoreThreadsThanRowsStillCoverEveryRow) {
   wsync_filter::apply({Kind::blur, 3}, ref.frame());
   ASSERT_EQ(pool.run({Kind::blur, 3}, got.frame(), 6), "");
   EXPECT_EQ(got.out, ref.out);
+  std::fill(got.out.begin(), got.out.end(), 0);
+  ASSERT_EQ(wsync_filter::run_with_pthreads({Kind::blur, 3}, got.frame(), 6), "");
+  EXPECT_EQ(got.out, ref.out) << "pthreads";
+}
+
+TEST(Filter, ChunksCoverEveryRowOnceAcrossThreads) {
+  // A one-pass filter whose output depends on nothing but the row: each
+  // chunk of rows is run by whichever thread takes it, and every row must
+  // come out exactly as the reference has it, for chunk counts that do and
+  // do not divide the height.
+  for (int height : {1, 7, 64, 101}) {
+    Images ref(9, height), got(9, height);
+    wsync_filter::make_sample(ref.in.data(), 9, height);
+    got.in = ref.in;
+    wsync_filter::apply({Kind::grayscale, 1}, ref.frame());
+    for (int threads : {1, 2, 3}) {
+      std::fill(got.out.begin(), got.out.end(), 0);
+      std::atomic<int> next{0};
+      const int chunks = wsync_filter::chunk_count(height, threads);
+      EXPECT_EQ(chunks, std::min(height, threads * wsync_filter::kChunksPerThread));
+      std::vector<std::thread> pool;
+      for (int t = 0; t < threads; ++t) {
+        pool.emplace_back([&] { wsync_filter::run_chunks({Kind::grayscale, 1}, got.frame(), 0, next, chunks); });
+      }
+      for (std::thread& t : pool) t.join();
+      EXPECT_EQ(got.out, ref.out) << "height " << height << ", " << threads << " threads";
+      EXPECT_EQ(next.load(), chunks + threads) << "each thread stops at the first chunk past the end";
+    }
+  }
 }
 
 TEST(Filter, BadParametersAreRefusedWithAReason) {

@@ -138,6 +138,12 @@ std::string_view check(const Params& params, const Frame& frame) noexcept {
   return "unknown filter";
 }
 
+void run_chunks(const Params& params, const Frame& frame, int pass, std::atomic<int>& next, int chunks) noexcept {
+  for (int c; (c = next.fetch_add(1, std::memory_order_relaxed)) < chunks;) {
+    run_pass(params, frame, pass, band_start(frame.height, c, chunks), band_start(frame.height, c + 1, chunks));
+  }
+}
+
 int passes(Kind kind) noexcept { return kind == Kind::blur || kind == Kind::edges ? 2 : 1; }
 
 void run_pass(const Params& params, const Frame& frame, int pass, int y0, int y1) noexcept {

@@ -18,6 +18,8 @@
 // Alpha is copied (grayscale, blur, sharpen) or opaque (edges).
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -58,6 +60,25 @@ void run_pass(const Params& params, const Frame& frame, int pass, int y0, int y1
 inline int band_start(int height, int band, int bands) noexcept {
   return static_cast<int>(static_cast<int64_t>(height) * band / bands);
 }
+
+// How the threads of a job share a pass: its rows are cut into more chunks
+// than there are threads, and each thread takes the next chunk nobody has
+// taken until none is left. A thread slowed by something else on its core
+// (another process, the page's own painting in a browser) then does less
+// of the pass, instead of holding everyone up at the barrier after it.
+inline constexpr int kChunksPerThread = 8;
+inline int chunk_count(int height, int threads) noexcept {
+  return std::max(1, std::min(height, threads * kChunksPerThread));
+}
+
+// The most passes a filter has (passes() below).
+inline constexpr int kMaxPasses = 2;
+
+// Runs chunks of `pass` taken from `next` (shared by the job's threads,
+// 0 before the pass) until none is left. Relaxed: the counter only hands
+// out distinct chunks; the rows are published by the barrier (or join) the
+// threads meet at after the pass.
+void run_chunks(const Params& params, const Frame& frame, int pass, std::atomic<int>& next, int chunks) noexcept;
 
 // The whole filter on the calling thread (the reference).
 void apply(const Params& params, const Frame& frame) noexcept;

@@ -33,7 +33,7 @@ std::string_view Pool::start(const Params& params, const Frame& frame, int k) no
   if (k < 1 || k > size()) return "thread count must be 1..the pool's size";
   if (done_.native_word().load(std::memory_order_acquire) != 0) return "a filter job is already running";
   job_ = Job{params, frame, k};
-  next_band_.store(0, std::memory_order_relaxed);  // published by the release below
+  for (std::atomic<int>& next : next_chunk_) next.store(0, std::memory_order_relaxed);  // published by the release below
   done_.add(k);
   start_.release(k);
   return "";
@@ -54,16 +54,12 @@ void Pool::work() noexcept {
   for (;;) {
     start_.acquire();
     if (stop_) return;
-    const Job job = job_;
-    // Relaxed: a unique number per worker is all we need; the job's data
-    // came with the permit.
-    const int band = next_band_.fetch_add(1, std::memory_order_relaxed);
-    const int y0 = band_start(job.frame.height, band, job.bands);
-    const int y1 = band_start(job.frame.height, band + 1, job.bands);
+    const Job job = job_;  // came with the permit
+    const int chunks = chunk_count(job.frame.height, job.threads);
     const int n = passes(job.params.kind);
     for (int pass = 0; pass < n; ++pass) {
-      if (pass > 0) barriers_[static_cast<size_t>(job.bands) - 1]->arrive_and_wait();
-      run_pass(job.params, job.frame, pass, y0, y1);
+      if (pass > 0) barriers_[static_cast<size_t>(job.threads) - 1]->arrive_and_wait();
+      run_chunks(job.params, job.frame, pass, next_chunk_[pass], chunks);
     }
     done_.done();
   }
@@ -75,16 +71,15 @@ struct PthreadJob {
   const Params* params;
   const Frame* frame;
   pthread_barrier_t* barrier;
-  int band, bands;
+  std::atomic<int>* next_chunk;  // kMaxPasses counters, shared by the job's threads
+  int chunks;
 };
 
-void* pthread_band(void* arg) {
+void* pthread_worker(void* arg) {
   const PthreadJob& job = *static_cast<PthreadJob*>(arg);
-  const int y0 = band_start(job.frame->height, job.band, job.bands);
-  const int y1 = band_start(job.frame->height, job.band + 1, job.bands);
   for (int pass = 0; pass < passes(job.params->kind); ++pass) {
     if (pass > 0) pthread_barrier_wait(job.barrier);
-    run_pass(*job.params, *job.frame, pass, y0, y1);
+    run_chunks(*job.params, *job.frame, pass, job.next_chunk[pass], job.chunks);
   }
   return nullptr;
 }
@@ -96,12 +91,10 @@ std::string_view run_with_pthreads(const Params& params, const Frame& frame, int
   if (k < 1 || k > 256) return "thread count must be 1..256";
   pthread_barrier_t barrier;
   pthread_barrier_init(&barrier, nullptr, static_cast<unsigned>(k));
-  std::vector<PthreadJob> jobs(static_cast<size_t>(k));
+  std::atomic<int> next_chunk[kMaxPasses] = {};
+  PthreadJob job{&params, &frame, &barrier, next_chunk, chunk_count(frame.height, k)};
   std::vector<pthread_t> threads(static_cast<size_t>(k));
-  for (int i = 0; i < k; ++i) {
-    jobs[i] = PthreadJob{&params, &frame, &barrier, i, k};
-    pthread_create(&threads[i], nullptr, pthread_band, &jobs[i]);
-  }
+  for (pthread_t& t : threads) pthread_create(&t, nullptr, pthread_worker, &job);
   for (pthread_t t : threads) pthread_join(t, nullptr);
   pthread_barrier_destroy(&barrier);
   return "";

@@ -1,17 +1,18 @@
 // wsync_filter::Pool: a pool of pthreads started once that runs filter jobs
-// in row bands, with wsync primitives only.
+// on k of them, with wsync primitives only.
 //
 //   start(params, frame, k)   (never blocks: fine on the browser main thread)
-//     job_ = {params, frame, k}; done_.add(k); start_.release(k)
+//     job_ = {params, frame, k}; next_chunk_[*] = 0; done_.add(k); start_.release(k)
 //   each worker, forever:
-//     start_.acquire(); band = next_band_++;
-//     for each pass: run_pass(band); barrier(k).arrive_and_wait() between passes
+//     start_.acquire()
+//     for each pass: run_chunks(pass) (take row chunks until none is left,
+//       filter.hpp); barrier(k).arrive_and_wait() between passes
 //     done_.done()
 //   the caller: done().wait() on a thread that may block, or
 //     done().wait_async(cb) / JS WaitGroup.at(memory, pool.done_address()).waitAsync()
 //
 // Happens-before: start_.release() publishes job_ to the workers that
-// acquire its permits; each worker's done() publishes its band of the output
+// acquire its permits; each worker's done() publishes its chunks of the output
 // to whoever sees the WaitGroup reach zero; the Barrier publishes each pass
 // to the next (the barrier's promise).
 //
@@ -48,7 +49,7 @@ class Pool {
   // it was refused (bad parameters, k out of range, a job already running).
   std::string_view start(const Params& params, const Frame& frame, int k) noexcept;
 
-  // Counts the job's unfinished bands; zero when the output is complete.
+  // Counts the job's unfinished workers; zero when the output is complete.
   wsync::WaitGroup& done() noexcept { return done_; }
 
   // start() and wait: the whole job on a thread that may block.
@@ -61,20 +62,20 @@ class Pool {
   struct Job {
     Params params;
     Frame frame;
-    int bands;
+    int threads;
   };
 
   wsync::Semaphore start_{0};
   wsync::WaitGroup done_;
   std::vector<std::unique_ptr<wsync::Barrier<>>> barriers_;  // barriers_[k - 1]: k participants
-  std::atomic<int> next_band_{0};
+  std::atomic<int> next_chunk_[kMaxPasses] = {};  // the next chunk of each pass to take
   Job job_{};         // written by start() before release(), read after acquire()
   bool stop_ = false;  // likewise
   std::vector<pthread_t> threads_;
 };
 
 // The baselines the demo's "compare" mode and the benchmarks run: the same
-// bands and passes with Emscripten's (or glibc's) pthread primitives:
+// chunks and passes with Emscripten's (or glibc's) pthread primitives:
 // k threads created and joined per job, pthread_barrier_t between passes.
 // Blocks the caller (pthread_join) for the whole job.
 std::string_view run_with_pthreads(const Params& params, const Frame& frame, int k) noexcept;
