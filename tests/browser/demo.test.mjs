@@ -64,7 +64,7 @@ test("served by serve.py the demo is cross-origin isolated and loads with no con
 });
 
 test("every filter equals the native build, on 1 and N threads, with the pool and with pthreads", async () => {
-  const side = 301; // not a multiple of any band count
+  const side = 301; // not a multiple of any chunk count
   const reference = nativeReference(side);
   const { page, pageErrors } = await openDemo();
   const poolSize = await page.evaluate(() => window.wsyncDemo.poolSize);
