@@ -93,9 +93,8 @@ std::pair<double, double> contended_run(Lock& lock, int threads, unsigned inside
   struct Flags {
     std::atomic<bool> go{false}, stop{false};
   };
-  bench::Isolated<Flags> flags;  // read every iteration by every thread: a line of its own
-  std::atomic<bool>& go = flags.value.go;
-  std::atomic<bool>& stop = flags.value.stop;
+  bench::Isolated<Flags> isolated;  // read every iteration by every thread: a line of its own
+  Flags& flags = isolated.value;
   std::vector<long> counts(static_cast<size_t>(threads), 0);
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
@@ -103,12 +102,11 @@ std::pair<double, double> contended_run(Lock& lock, int threads, unsigned inside
       // Locals, so the loop does not read them through the closure (a heap
       // block of the allocator's choosing) after every call.
       Lock& l = lock;
-      const std::atomic<bool>& started = go;
-      const std::atomic<bool>& stopped = stop;
+      const Flags& f = flags;
       const unsigned in = inside, out = outside;
-      while (!started.load(std::memory_order_acquire)) {}
+      while (!f.go.load(std::memory_order_acquire)) {}
       long n = 0;
-      while (!stopped.load(std::memory_order_relaxed)) {
+      while (!f.stop.load(std::memory_order_relaxed)) {
         l.lock();
         g_sink = g_sink + static_cast<long>(work(in));
         l.unlock();
@@ -119,9 +117,9 @@ std::pair<double, double> contended_run(Lock& lock, int threads, unsigned inside
     });
   }
   const double start = now_ms();
-  go.store(true, std::memory_order_release);
+  flags.go.store(true, std::memory_order_release);
   while (now_ms() - start < ms) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  stop.store(true);
+  flags.stop.store(true);
   for (std::thread& t : pool) t.join();
   const double elapsed = now_ms() - start;
   long total = 0, most = 0, least = counts[0];

@@ -23,7 +23,7 @@ const meta = existsSync(path.join(dir, "meta.json")) ? JSON.parse(readFileSync(p
 
 const find = (platform, group, impl, params = "") =>
   rows.find((r) => r.platform === platform && r.group === group && r.impl === impl && r.params === params);
-const fmt = (x, digits = 3) => (x === undefined ? "-" : Number(x).toPrecision(digits));
+const fmt = (x, digits = 3) => (x === undefined || Number.isNaN(x) ? "-" : Number(x).toPrecision(digits));
 const range = (r) => (r ? `${fmt(r.median)} (${fmt(r.min)}..${fmt(r.max)})` : "-");
 const missed = new Set(); // keys of the targets this run missed: their notes are printed
 const verdict = (ok, text, key) => {
@@ -145,14 +145,13 @@ for (const pl of platforms) {
       // Where the medians disagree with the paired ratio, say so: the
       // repetitions of such a point fell in different states of the host.
       const ofMedians = r["wsync::Mutex"].median / Math.max(r["pthread_mutex"].median, r["std::mutex"].median);
-      if ((ofMedians < 1) !== (vsBest < 1)) {
-        contendedSplits.push(`${pl}, ${t} threads, ${inside} inside (paired ${fmt(vsBest)}, medians ${fmt(ofMedians)})`);
-      }
-      say(`| ${t}, ${inside} | ${cimpls.map((i) => fmt(r[i]?.median)).join(" | ")} | ${fmt(vsBest)}${(ofMedians < 1) !== (vsBest < 1) ? " *" : ""} | ${fmt(r["wsync::Mutex"].fairness)} / ${fmt(r["pthread_mutex"].fairness)} / ${fmt(r["std::mutex"].fairness)} |`);
+      const split = (ofMedians < 1) !== (vsBest < 1);
+      if (split) contendedSplits.push(`${pl}, ${t} threads, ${inside} inside (paired ${fmt(vsBest)}, medians ${fmt(ofMedians)})`);
+      say(`| ${t}, ${inside} | ${cimpls.map((i) => fmt(r[i]?.median)).join(" | ")} | ${fmt(vsBest)}${split ? " *" : ""} | ${fmt(r["wsync::Mutex"].fairness)} / ${fmt(r["pthread_mutex"].fairness)} / ${fmt(r["std::mutex"].fairness)} |`);
     }
   }
-  const split = contendedSplits.filter((x) => x.startsWith(`${pl},`)).length;
-  const splitText = split ? `; by the medians ${split} point${split > 1 ? "s" : ""} went the other way (marked *)` : "";
+  const splits = contendedSplits.filter((x) => x.startsWith(`${pl},`)).length;
+  const splitText = splits ? `; by the medians ${splits} point${splits > 1 ? "s" : ""} went the other way (marked *)` : "";
   if (worst !== Infinity) targets.push(verdict(worst >= 1, `${pl} contended: wsync at least as fast as the best baseline at every point; worst point ${fmt(worst)}x${splitText}`, "contended"));
   say("");
 }
@@ -237,32 +236,33 @@ for (const pl of fplats) {
   const made = fr.filter((r) => r.impl.startsWith("pthread_create"));
   const ceiling = fr.filter((r) => r.impl.startsWith("ceiling"));
   const made1 = made.find((x) => threadsOf(x) === 1);
+  const nativePool = (t) => pl === "wasm" ? rows.find((x) => x.platform === "native" && x.group === "filter" && x.impl === "wsync pool" && threadsOf(x) === t) : undefined;
   say(`### ${pl} (${cores} cores)`, "", "| threads | wsync pool | speedup | pthread create/join | speedup |" + (pl === "wasm" ? " wasm / native (pool) |" : ""), "|---|---|---|---|---|" + (pl === "wasm" ? "---|" : ""));
   for (const r of pool) {
     const t = threadsOf(r);
     const m = made.find((x) => threadsOf(x) === t);
-    const nat = pl === "wasm" ? rows.find((x) => x.platform === "native" && x.group === "filter" && x.impl === "wsync pool" && threadsOf(x) === t) : null;
+    const nat = nativePool(t);
     say(`| ${t} | ${range(r)} | ${fmt(ratio([pool[0]], [r]))} | ${range(m)} | ${m && made1 ? fmt(ratio([made1], [m])) : "-"} |` + (pl === "wasm" ? ` ${nat ? fmt(ratio([r], [nat])) : "-"} |` : ""));
   }
   const atCores = pool.find((r) => threadsOf(r) === cores);
+  const speedup = atCores ? ratio([pool[0]], [atCores]) : undefined; // the pool's, at `cores` threads
   const ceil1 = ceiling.find((x) => threadsOf(x) === 1), ceilAt = ceiling.find((x) => threadsOf(x) === cores);
   const ceilingSpeedup = ceil1 && ceilAt ? ratio([ceil1], [ceilAt]) : undefined;
   if (ceilingSpeedup !== undefined) {
     say("", `The host's ceiling in the same run: the same blur in bands that wait for nothing (each computes its`,
       `first pass 8 rows past its edges instead of meeting a barrier), on 1 and on ${cores} threads started together:`,
-      `${range(ceil1)} and ${range(ceilAt)} ms, a speedup of ${fmt(ceilingSpeedup)} (the pool's is ${fmt(atCores ? ratio([pool[0]], [atCores]) / ceilingSpeedup : undefined)}x that).`);
+      `${range(ceil1)} and ${range(ceilAt)} ms, a speedup of ${fmt(ceilingSpeedup)} (the pool's is ${fmt(speedup / ceilingSpeedup)}x that).`);
   }
   if (atCores) {
-    const speedup = ratio([pool[0]], [atCores]);
     const madeAt = made.find((x) => threadsOf(x) === cores);
     const ceilText = ceilingSpeedup !== undefined ? `, the ceiling ${fmt(ceilingSpeedup)}x` : "";
     if (made1 && madeAt) filterSpeedups.push(`${pl}: the pool ${fmt(speedup)}x, pthread_create/join ${fmt(ratio([made1], [madeAt]))}x${ceilText}`);
     const ceilNote = ceilingSpeedup !== undefined ? ` (the host's ceiling in this run: ${fmt(ceilingSpeedup)})` : "";
     targets.push(verdict(speedup >= 0.85 * cores, `${pl} filter: speedup at ${cores} threads at least ${fmt(0.85 * cores)}: ${fmt(speedup)}${ceilNote}`, "filter-speedup"));
-    if (pl === "wasm") {
-      const nat = rows.find((x) => x.platform === "native" && x.group === "filter" && x.impl === "wsync pool" && threadsOf(x) === cores);
-      const vsNative = nat && ratio([atCores], [nat]);
-      if (nat) targets.push(verdict(vsNative <= 1.6, `wasm filter within 1.6x of native at ${cores} threads: ${fmt(vsNative)}x`, "filter-native"));
+    const nat = nativePool(cores);
+    if (nat) {
+      const vsNative = ratio([atCores], [nat]);
+      targets.push(verdict(vsNative <= 1.6, `wasm filter within 1.6x of native at ${cores} threads: ${fmt(vsNative)}x`, "filter-native"));
     }
   }
   const cpu = rows.find((r) => r.platform === pl && r.group === "filtercpu");
@@ -272,12 +272,11 @@ for (const pl of fplats) {
   }
   if (cpu) {
     const left = cores - cpu.median / 1000;
-    const poolAt = pool.find((r) => threadsOf(r) === cores);
     say("", `Meanwhile Chromium's threads other than the pool's workers used ${fmt(cpu.median)} ms of CPU per second`,
       `(the busiest, ms per s: ${cpu.busiest}), on the same ${cores} cores: mostly the page's frames, 60 a second`,
       `(an empty requestAnimationFrame loop alone cost this host's headless Chromium about 120 ms per second).`,
       `That left the workers at most ${fmt(left)} cores, while the 1-thread run had one to itself: the pool's`,
-      `speedup of ${fmt(poolAt ? ratio([pool[0]], [poolAt]) : undefined)} is ${fmt(poolAt ? ratio([pool[0]], [poolAt]) / left : undefined)} of that bound.`);
+      `speedup of ${fmt(speedup)} is ${fmt(speedup / left)} of that bound.`);
   }
   speedSeries.push({ name: `${pl}, wsync pool`, points: pool.map((r) => [threadsOf(r), ratio([pool[0]], [r])]) });
   say("");
