@@ -22,6 +22,32 @@ using wsync_test::Clock;
 using DoubleSeconds = std::chrono::duration<double>;
 using SystemClock = std::chrono::system_clock;
 
+// User clocks that disagree with steady_clock, as [thread.req.timing] allows:
+// one that moves in 10 ms steps, one that runs at half speed. A wait until
+// their time points must not report a timeout while their own now() is
+// still short of it.
+struct CoarseClock {
+  using duration = std::chrono::nanoseconds;
+  using rep = duration::rep;
+  using period = duration::period;
+  using time_point = std::chrono::time_point<CoarseClock>;
+  static constexpr bool is_steady = true;
+  static time_point now() noexcept {
+    const auto t = std::chrono::steady_clock::now().time_since_epoch();
+    return time_point(std::chrono::duration_cast<duration>(t - t % 10ms));
+  }
+};
+struct SlowClock {
+  using duration = std::chrono::nanoseconds;
+  using rep = duration::rep;
+  using period = duration::period;
+  using time_point = std::chrono::time_point<SlowClock>;
+  static constexpr bool is_steady = true;
+  static time_point now() noexcept {
+    return time_point(std::chrono::duration_cast<duration>(std::chrono::steady_clock::now().time_since_epoch()) / 2);
+  }
+};
+
 // Each case: a primitive in a state its timed wait must wait in (pending()),
 // the wait in C++ (duration or time point) and in C (milliseconds), the
 // change that ends the wait (release()), and, once the wait and the release
@@ -92,7 +118,9 @@ struct BarrierCase {
   // What Barrier<F>::wait_for / wait_until do with a token, minus the
   // token's move-only wrapper (a test waits on one phase many times).
   template <class D> bool wait_for(const D& d) { return words().wait_until_deadline(token, wsync::detail::Deadline::after(d)); }
-  template <class T> bool wait_until(const T& t) { return words().wait_until_deadline(token, wsync::detail::Deadline::at(t)); }
+  template <class T> bool wait_until(const T& t) {
+    return wsync::detail::wait_until_on_clock(t, [&](wsync::detail::Deadline d) { return words().wait_until_deadline(token, d); });
+  }
   bool wait_ms(double ms) { return wsync_barrier_wait_timeout(&c, token, ms); }
   void release() { (void)wsync_barrier_arrive(&c, 1); }
   bool agrees(bool ok) { return !ok || wsync_barrier_wait_timeout(&c, token, 0); }
@@ -218,6 +246,17 @@ TYPED_TEST(Timeouts, AFiniteTimeoutNeverReturnsEarly) {
   const auto at_system = SystemClock::now() + 15ms;
   EXPECT_FALSE(c.wait_until(at_system));
   EXPECT_GE(SystemClock::now(), at_system);
+
+  const auto at_coarse = CoarseClock::now() + 15ms;
+  EXPECT_FALSE(c.wait_until(at_coarse));
+  EXPECT_GE(CoarseClock::now(), at_coarse);
+
+  // 10 ms on a clock at half speed: 20 ms on steady_clock.
+  start = Clock::now();
+  const auto at_slow = SlowClock::now() + 10ms;
+  EXPECT_FALSE(c.wait_until(at_slow));
+  EXPECT_GE(SlowClock::now(), at_slow);
+  EXPECT_GE(Clock::now() - start, 19ms);
 
   start = Clock::now();
   EXPECT_FALSE(c.wait_ms(10.5));

@@ -158,7 +158,8 @@ class Barrier {
   }
   template <class Clock, class Duration>
   [[nodiscard]] bool wait_until(arrival_token&& token, const std::chrono::time_point<Clock, Duration>& t) const noexcept {
-    return words_.wait_until_deadline(token.phase_, detail::Deadline::at(t));
+    const uint32_t phase = token.phase_;
+    return detail::wait_until_on_clock(t, [&](detail::Deadline d) { return words_.wait_until_deadline(phase, d); });
   }
 
   void arrive_and_wait() noexcept { wait(arrive()); }

@@ -107,7 +107,14 @@ class CondVar {
 
   template <class Lock, class Clock, class Duration>
   std::cv_status wait_until(Lock& lock, const std::chrono::time_point<Clock, Duration>& t) {
-    return wait_until_deadline(lock, detail::Deadline::at(t));
+    // A timeout on the steady deadline while Clock::now() is still short of
+    // t is reported as a wake (a spurious one, which the standard allows), as
+    // libstdc++ and libc++ do, rather than waiting again: a second wait could
+    // miss a notify made between the two. The predicate form waits again.
+    if (wait_until_deadline(lock, detail::Deadline::at(t)) == std::cv_status::no_timeout) {
+      return std::cv_status::no_timeout;
+    }
+    return Clock::now() < t ? std::cv_status::no_timeout : std::cv_status::timeout;
   }
 
   // The predicate forms: true if pred() holds on return, false on timeout
@@ -119,7 +126,10 @@ class CondVar {
 
   template <class Lock, class Clock, class Duration, class Predicate>
   bool wait_until(Lock& lock, const std::chrono::time_point<Clock, Duration>& t, Predicate pred) {
-    return wait_until_pred(lock, detail::Deadline::at(t), pred);
+    while (!pred()) {
+      if (wait_until(lock, t) == std::cv_status::timeout) return pred();
+    }
+    return true;
   }
 
   // The body of every wait (also used by the C API).

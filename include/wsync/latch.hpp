@@ -84,7 +84,8 @@ class Latch {
 
   template <class Clock, class Duration>
   [[nodiscard]] bool wait_until(const std::chrono::time_point<Clock, Duration>& t) const noexcept {
-    return try_wait() || wait_until_deadline(detail::Deadline::at(t));
+    return try_wait() ||
+           detail::wait_until_on_clock(t, [this](detail::Deadline d) { return wait_until_deadline(d); });
   }
 
   void arrive_and_wait(ptrdiff_t n = 1) noexcept {

@@ -91,7 +91,7 @@ class Mutex {
 
   template <class Clock, class Duration>
   [[nodiscard]] bool try_lock_until(const std::chrono::time_point<Clock, Duration>& t) noexcept {
-    return try_lock_until_deadline(detail::Deadline::at(t));
+    return detail::wait_until_on_clock(t, [this](detail::Deadline d) { return try_lock_until_deadline(d); });
   }
 
   // The body of both timed forms (also used by the C API); false on timeout.

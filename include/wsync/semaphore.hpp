@@ -103,7 +103,8 @@ class Semaphore {
 
   template <class Clock, class Duration>
   [[nodiscard]] bool try_acquire_until(const std::chrono::time_point<Clock, Duration>& t) noexcept {
-    return try_acquire() || acquire_until_deadline(detail::Deadline::at(t));
+    return try_acquire() ||
+           detail::wait_until_on_clock(t, [this](detail::Deadline d) { return acquire_until_deadline(d); });
   }
 
   void release(ptrdiff_t update = 1) noexcept;

@@ -84,7 +84,7 @@ class WaitGroup {
 
   template <class Clock, class Duration>
   [[nodiscard]] bool wait_until(const std::chrono::time_point<Clock, Duration>& t) noexcept {
-    return wait_until_deadline(detail::Deadline::at(t));
+    return detail::wait_until_on_clock(t, [this](detail::Deadline d) { return wait_until_deadline(d); });
   }
 
 #ifdef __EMSCRIPTEN__
