@@ -92,7 +92,17 @@ function chart(file, title, xLabel, yLabel, series, { ideal = false } = {}) {
   return `![${title}](benchmarks/${file})`;
 }
 
-const platforms = ["wasm", "native"].filter((pl) => rows.some((r) => r.platform === pl));
+// Platforms: "native", and per Emscripten version "wasm X.Y.Z" (Node) and
+// "chromium X.Y.Z" (bench/run names them), oldest toolchain first.
+const byVersion = (prefix) =>
+  [...new Set(rows.map((r) => r.platform).filter((pl) => pl === prefix || pl.startsWith(prefix + " ")))].sort((a, b) =>
+    a.localeCompare(b, "en", { numeric: true }));
+const wasmPlatforms = byVersion("wasm");
+const chromiumPlatforms = byVersion("chromium");
+const isWasm = (pl) => pl === "wasm" || pl.startsWith("wasm ");
+const isChromium = (pl) => pl === "chromium" || pl.startsWith("chromium ");
+const slug = (pl) => pl.replace(/ /g, "-");
+const platforms = [...wasmPlatforms, ...(rows.some((r) => r.platform === "native") ? ["native"] : [])];
 
 say("# wsync benchmarks", "",
   `Measured by \`bench/run\` on ${meta.date ?? new Date().toISOString().slice(0, 10)}: ${meta.cpu ?? os.cpus()[0]?.model}, ` +
@@ -103,7 +113,9 @@ say("# wsync benchmarks", "",
   "apart (wasm vs native: the ratio of the medians of one run). Against several baselines, the ratio is",
   "the one against the baseline wsync did worst against. This is a shared 2-core machine:",
   "oversubscribed points (4 and 8 threads) measure scheduling as much as locks.",
-  "`wasm` runs in Node (V8, the engine Chromium uses); `chromium` is headless Chromium via Playwright.", "");
+  "`wasm X.Y.Z` runs the build of Emscripten X.Y.Z in Node (V8, the engine Chromium uses: Node 20 for 3.1.6, the",
+  "current toolchain's own Node for the current one); `chromium X.Y.Z` is that build in headless Chromium via",
+  "Playwright. Both toolchains' builds are measured in the same run.", "");
 
 // 1. uncontended
 say("## 1. Uncontended lock + unlock", "", "| platform | floor (2 RMWs) | wsync::Mutex | pthread_mutex | std::mutex | wsync / floor | pthread / wsync |", "|---|---|---|---|---|---|---|");
@@ -114,9 +126,9 @@ for (const pl of platforms) {
   if (!w) continue;
   const overFloor = ratio([w], [f]), pthreadOverWsync = ratio([pm], [w]);
   say(`| ${pl} | ${range(f)} | ${range(w)} | ${range(pm)} | ${range(sm)} | ${fmt(overFloor)} | ${fmt(pthreadOverWsync)} |`);
-  if (pl === "wasm") {
-    targets.push(verdict(overFloor <= 1.1, `wasm wsync within 1.10x of the floor: ${fmt(overFloor)}x`));
-    targets.push(verdict(pthreadOverWsync >= 1.25, `wasm wsync at least 1.25x faster than pthread_mutex: ${fmt(pthreadOverWsync)}x`));
+  if (isWasm(pl)) {
+    targets.push(verdict(overFloor <= 1.1, `${pl} wsync within 1.10x of the floor: ${fmt(overFloor)}x`));
+    targets.push(verdict(pthreadOverWsync >= 1.25, `${pl} wsync at least 1.25x faster than pthread_mutex: ${fmt(pthreadOverWsync)}x`));
   } else {
     targets.push(verdict(pthreadOverWsync >= 1, `native wsync no slower than glibc pthread_mutex: ${fmt(1 / pthreadOverWsync)}x its time`));
   }
@@ -162,11 +174,11 @@ if (contendedSplits.length) {
     "often than a round of repetitions takes, so the medians depend on how many of each implementation's",
     "repetitions fell in the slow state. Read such a point as too close to call in this run.", "");
 }
-if (platforms.includes("wasm")) {
+for (const pl of wasmPlatforms) {
   const series = cimpls.filter((i) => !i.includes("spin")).map((impl) => ({
-    name: impl, points: [2, 4, 8].map((t) => [t, find("wasm", "contended", impl, `threads=${t} inside=0`)?.median ?? 0]),
+    name: impl, points: [2, 4, 8].map((t) => [t, find(pl, "contended", impl, `threads=${t} inside=0`)?.median ?? 0]),
   }));
-  say(chart("contended-wasm.svg", "Contended Mutex, wasm (inside = 0)", "threads", "acquisitions per ms", series), "");
+  say(chart(`contended-${slug(pl)}.svg`, `Contended Mutex, ${pl} (inside = 0)`, "threads", "acquisitions per ms", series), "");
 }
 say("The spin columns show the effect of the blocking spin budget (`wsync_set_spin_limit`: 0, and 10 times the default of 100 pauses natively, 4000 in wasm).", "");
 
@@ -199,33 +211,35 @@ for (const pl of platforms) {
   if (worst) targets.push(verdict(worst < 1, `${pl} fork-join: wsync ahead of every baseline; worst K ${fmt(worst)}x the best baseline's time`, "forkjoin"));
   say("");
 }
-if (platforms.includes("wasm")) {
+for (const pl of wasmPlatforms) {
   const series = fimpls.map((impl) => ({
-    name: impl, points: [2, 4, 8].map((k) => [k, rows.find((r) => r.platform === "wasm" && r.group === "forkjoin" && r.impl === impl && r.params.startsWith(`workers=${k} `))?.median ?? 0]),
+    name: impl, points: [2, 4, 8].map((k) => [k, rows.find((r) => r.platform === pl && r.group === "forkjoin" && r.impl === impl && r.params.startsWith(`workers=${k} `))?.median ?? 0]),
   }));
-  say(chart("forkjoin-wasm.svg", "Fork-join, wasm", "workers", "us per round", series), "");
+  say(chart(`forkjoin-${slug(pl)}.svg`, `Fork-join, ${pl}`, "workers", "us per round", series), "");
 }
 
 // 5. main thread
-const idle = find("chromium", "mainthread", "idle page", "1 s");
-if (idle) {
-  say("## 5. The browser main thread (Chromium)", "", `A pthread holds a Mutex (or owes a WaitGroup a done()) for 1 s while the page's main thread waits. Idle page: ${fmt(idle.median)} frames per second.`, "",
+if (chromiumPlatforms.length) say("## 5. The browser main thread (Chromium)", "");
+for (const cpl of chromiumPlatforms) {
+  const idle = find(cpl, "mainthread", "idle page", "1 s");
+  if (!idle) continue;
+  say(`### ${cpl}`, "", `A pthread holds a Mutex (or owes a WaitGroup a done()) for 1 s while the page's main thread waits. Idle page: ${fmt(idle.median)} frames per second.`, "",
     "| wait | frames in 1 s | of idle | longest frame gap (ms) | long-task time (ms) | wake latency (ms) |", "|---|---|---|---|---|---|");
-  for (const r of rows.filter((x) => x.platform === "chromium" && x.group === "mainthread" && x.impl !== "idle page")) {
+  for (const r of rows.filter((x) => x.platform === cpl && x.group === "mainthread" && x.impl !== "idle page")) {
     say(`| ${r.impl} | ${fmt(r.median)} | ${fmt((100 * r.median) / idle.median)}% | ${fmt(r.maxFrameGapMs)} | ${fmt(r.busyMs)} | ${fmt(r.latencyMs)} |`);
-    if (r.impl.startsWith("wsync")) targets.push(verdict(r.median >= 0.9 * idle.median, `${r.impl}: at least 90% of the idle frame rate: ${fmt((100 * r.median) / idle.median)}%`));
+    if (r.impl.startsWith("wsync")) targets.push(verdict(r.median >= 0.9 * idle.median, `${cpl} ${r.impl}: at least 90% of the idle frame rate: ${fmt((100 * r.median) / idle.median)}%`));
   }
   say("", "| wait | wake latency median (ms) | p95 (ms) | min..max |", "|---|---|---|---|");
-  for (const r of rows.filter((x) => x.platform === "chromium" && x.group === "wakelatency")) {
+  for (const r of rows.filter((x) => x.platform === cpl && x.group === "wakelatency")) {
     say(`| ${r.impl} | ${fmt(r.median)} | ${fmt(r.p95)} | ${fmt(r.min)}..${fmt(r.max)} |`);
-    targets.push(verdict(r.median < 2, `${r.impl}: median wake latency under 2 ms: ${fmt(r.median)} ms`));
+    targets.push(verdict(r.median < 2, `${cpl} ${r.impl}: median wake latency under 2 ms: ${fmt(r.median)} ms`));
   }
   say("", "Wake latency: from just before the pthread's unlock (or done()) to the main thread running again.", "");
 }
 
 // 6. the filter
 say("## 6. The image filter", "", "Blur radius 8 on a 1024 x 1024 picture (ms per run), wsync's pool vs pthread_create + pthread_barrier + pthread_join per run; speedup against the same implementation on 1 thread.", "");
-const fplats = ["native", "wasm", "chromium"].filter((pl) => rows.some((r) => r.platform === pl && r.group === "filter"));
+const fplats = ["native", ...wasmPlatforms, ...chromiumPlatforms].filter((pl) => rows.some((r) => r.platform === pl && r.group === "filter"));
 const speedSeries = [];
 const filterSpeedups = [];
 for (const pl of fplats) {
@@ -236,13 +250,13 @@ for (const pl of fplats) {
   const made = fr.filter((r) => r.impl.startsWith("pthread_create"));
   const ceiling = fr.filter((r) => r.impl.startsWith("ceiling"));
   const made1 = made.find((x) => threadsOf(x) === 1);
-  const nativePool = (t) => pl === "wasm" ? rows.find((x) => x.platform === "native" && x.group === "filter" && x.impl === "wsync pool" && threadsOf(x) === t) : undefined;
-  say(`### ${pl} (${cores} cores)`, "", "| threads | wsync pool | speedup | pthread create/join | speedup |" + (pl === "wasm" ? " wasm / native (pool) |" : ""), "|---|---|---|---|---|" + (pl === "wasm" ? "---|" : ""));
+  const nativePool = (t) => isWasm(pl) ? rows.find((x) => x.platform === "native" && x.group === "filter" && x.impl === "wsync pool" && threadsOf(x) === t) : undefined;
+  say(`### ${pl} (${cores} cores)`, "", "| threads | wsync pool | speedup | pthread create/join | speedup |" + (isWasm(pl) ? " wasm / native (pool) |" : ""), "|---|---|---|---|---|" + (isWasm(pl) ? "---|" : ""));
   for (const r of pool) {
     const t = threadsOf(r);
     const m = made.find((x) => threadsOf(x) === t);
     const nat = nativePool(t);
-    say(`| ${t} | ${range(r)} | ${fmt(ratio([pool[0]], [r]))} | ${range(m)} | ${m && made1 ? fmt(ratio([made1], [m])) : "-"} |` + (pl === "wasm" ? ` ${nat ? fmt(ratio([r], [nat])) : "-"} |` : ""));
+    say(`| ${t} | ${range(r)} | ${fmt(ratio([pool[0]], [r]))} | ${range(m)} | ${m && made1 ? fmt(ratio([made1], [m])) : "-"} |` + (isWasm(pl) ? ` ${nat ? fmt(ratio([r], [nat])) : "-"} |` : ""));
   }
   const atCores = pool.find((r) => threadsOf(r) === cores);
   const speedup = atCores ? ratio([pool[0]], [atCores]) : undefined; // the pool's, at `cores` threads
@@ -262,11 +276,11 @@ for (const pl of fplats) {
     const nat = nativePool(cores);
     if (nat) {
       const vsNative = ratio([atCores], [nat]);
-      targets.push(verdict(vsNative <= 1.6, `wasm filter within 1.6x of native at ${cores} threads: ${fmt(vsNative)}x`, "filter-native"));
+      targets.push(verdict(vsNative <= 1.6, `${pl} filter within 1.6x of native at ${cores} threads: ${fmt(vsNative)}x`, "filter-native"));
     }
   }
   const cpu = rows.find((r) => r.platform === pl && r.group === "filtercpu");
-  if (pl === "chromium") {
+  if (isChromium(pl)) {
     say("", "Here pthread_create/join runs on the page's main thread, where Emscripten's pthread_join cannot block",
       "and spins: it takes one of the cores from the workers it waits for.");
   }
@@ -282,6 +296,34 @@ for (const pl of fplats) {
   say("");
 }
 if (speedSeries.length) say(chart("filter-speedup.svg", "Image filter speedup, wsync pool", "threads", "speedup vs 1 thread", speedSeries, { ideal: true }), "");
+
+// The toolchains side by side: wsync's figure in the newest wasm build over
+// the same figure in the oldest, from this run.
+if (wasmPlatforms.length > 1) {
+  const [oldest, newest] = [wasmPlatforms[0], wasmPlatforms.at(-1)];
+  const rowsOf = (pl) => {
+    const chromium = pl.replace(/^wasm/, "chromium");
+    const get = (platform, group, impl, params) => rows.find((r) => r.platform === platform && r.group === group &&
+      r.impl === impl && (params === undefined || r.params === params || r.params.startsWith(params)));
+    return [
+      ["uncontended lock + unlock (ns)", get(pl, "uncontended", "wsync::Mutex")],
+      ["contended, 2 threads, 0 inside (acquisitions per ms, higher is better)", get(pl, "contended", "wsync::Mutex", "threads=2 inside=0")],
+      ["ping-pong hop, wsync::BinarySemaphore (us)", get(pl, "pingpong", "wsync::BinarySemaphore")],
+      ["fork-join, 2 workers, wsync::Barrier (us per round)", get(pl, "forkjoin", "wsync::Barrier", "workers=2 ")],
+      ["filter, wsync pool at 2 threads (ms)", get(pl, "filter", "wsync pool", "threads=2")],
+      ["Chromium: WaitGroup wait_async wake latency (ms)", rows.find((r) => r.platform === chromium && r.group === "wakelatency")],
+      ["Chromium: filter, wsync pool at 2 threads (ms)", get(chromium, "filter", "wsync pool", "threads=2")],
+    ];
+  };
+  const a = rowsOf(oldest), b = rowsOf(newest);
+  say(`## 7. ${newest} against ${oldest}`, "", "wsync's medians in the two builds of this run, and their ratio (newest / oldest).", "",
+    `| figure | ${oldest} | ${newest} | ratio |`, "|---|---|---|---|");
+  a.forEach(([what, ra], i) => {
+    const rb = b[i][1];
+    if (ra || rb) say(`| ${what} | ${fmt(ra?.median)} | ${fmt(rb?.median)} | ${ra && rb ? fmt(rb.median / ra.median) : "-"} |`);
+  });
+  say("");
+}
 
 say("## Targets", "", ...targets.map((t) => `- ${t}`), "");
 

@@ -1,7 +1,16 @@
 // Type declarations for wsync.mjs. Word layouts and states: docs/abi.md.
 
+/**
+ * An Emscripten Module of a program linked with wsync, as a MODULARIZE
+ * factory resolves it or as the global `Module`: wsync's pre-js gives it
+ * `wsyncMemory`, the program's shared memory, on every toolchain.
+ */
+export interface EmscriptenModuleWithWsync {
+  readonly wsyncMemory: WebAssembly.Memory;
+}
+
 /** Anything whose memory a C++ wsync object lives in. */
-export type WasmMemoryLike = WebAssembly.Memory | SharedArrayBuffer | ArrayBufferView;
+export type WasmMemoryLike = EmscriptenModuleWithWsync | WebAssembly.Memory | SharedArrayBuffer | ArrayBufferView;
 
 /** Run-time options. */
 export interface Options {
@@ -42,7 +51,7 @@ export class Mutex {
   /** Stores the unlocked state at i32[index]; returns index. */
   static initialize(i32: Int32Array, index: number): number;
   /** The Mutex of a C++ wsync::Mutex / C wsync_mutex_t at byteOffset (4-byte aligned). */
-  static at(memoryOrHeap: WasmMemoryLike, byteOffset: number): Mutex;
+  static at(memory: WasmMemoryLike, byteOffset: number): Mutex;
   constructor(i32: Int32Array, index: number);
   readonly i32: Int32Array;
   readonly index: number;
@@ -61,7 +70,7 @@ export class WaitGroup {
   static readonly NUMINTS: 1;
   static initialize(i32: Int32Array, index: number): number;
   /** The WaitGroup of a C++ wsync::WaitGroup / C wsync_wg_t at byteOffset (4-byte aligned). */
-  static at(memoryOrHeap: WasmMemoryLike, byteOffset: number): WaitGroup;
+  static at(memory: WasmMemoryLike, byteOffset: number): WaitGroup;
   constructor(i32: Int32Array, index: number);
   readonly i32: Int32Array;
   readonly index: number;
@@ -84,7 +93,7 @@ export class Semaphore {
   /** Stores `initial` permits (default 0) and `max` (default MAX) at i32[index..index+2]; returns index. */
   static initialize(i32: Int32Array, index: number, initial?: number, max?: number): number;
   /** The Semaphore of a C++ wsync::Semaphore / C wsync_sem_t at byteOffset. */
-  static at(memoryOrHeap: WasmMemoryLike, byteOffset: number): Semaphore;
+  static at(memory: WasmMemoryLike, byteOffset: number): Semaphore;
   constructor(i32: Int32Array, index: number);
   readonly i32: Int32Array;
   readonly index: number;
@@ -104,7 +113,7 @@ export class CondVar {
   static readonly NUMINTS: 2;
   static initialize(i32: Int32Array, index: number): number;
   /** The CondVar of a C++ wsync::CondVar / C wsync_cond_t at byteOffset. */
-  static at(memoryOrHeap: WasmMemoryLike, byteOffset: number): CondVar;
+  static at(memory: WasmMemoryLike, byteOffset: number): CondVar;
   constructor(i32: Int32Array, index: number);
   readonly i32: Int32Array;
   readonly index: number;
@@ -124,7 +133,7 @@ export class Latch {
   static readonly NUMINTS: 1;
   /** Stores `count` at i32[index]; returns index. */
   static initialize(i32: Int32Array, index: number, count: number): number;
-  static at(memoryOrHeap: WasmMemoryLike, byteOffset: number): Latch;
+  static at(memory: WasmMemoryLike, byteOffset: number): Latch;
   constructor(i32: Int32Array, index: number);
   readonly i32: Int32Array;
   readonly index: number;
@@ -147,7 +156,7 @@ export class Barrier {
   /** Stores a barrier of `count` participants at i32[index..index+2]; returns index. */
   static initialize(i32: Int32Array, index: number, count: number): number;
   /** The Barrier of a C++ wsync::Barrier / C wsync_barrier_t at byteOffset; `completion` runs on this handle's completing arrivals. */
-  static at(memoryOrHeap: WasmMemoryLike, byteOffset: number, completion?: () => void): Barrier;
+  static at(memory: WasmMemoryLike, byteOffset: number, completion?: () => void): Barrier;
   constructor(i32: Int32Array, index: number, completion?: () => void);
   readonly i32: Int32Array;
   readonly index: number;
@@ -169,7 +178,7 @@ export class Once {
   static readonly NUMINTS: 1;
   static initialize(i32: Int32Array, index: number): number;
   /** The Once of a C++ wsync::Once / C wsync_once_t at byteOffset. */
-  static at(memoryOrHeap: WasmMemoryLike, byteOffset: number): Once;
+  static at(memory: WasmMemoryLike, byteOffset: number): Once;
   constructor(i32: Int32Array, index: number);
   readonly i32: Int32Array;
   readonly index: number;

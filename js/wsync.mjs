@@ -101,21 +101,58 @@ function checkWords(i32, index, owner, count) {
   }
 }
 
-// The Int32Array view of a C++ object at `byteOffset` in wasm memory.
-function viewAt(memoryOrHeap, byteOffset, owner, count) {
-  let buffer;
-  if (typeof WebAssembly !== "undefined" && memoryOrHeap instanceof WebAssembly.Memory) {
-    buffer = memoryOrHeap.buffer;
-  } else if (ArrayBuffer.isView(memoryOrHeap)) {
-    buffer = memoryOrHeap.buffer;
-  } else if (typeof SharedArrayBuffer !== "undefined" && memoryOrHeap instanceof SharedArrayBuffer) {
-    buffer = memoryOrHeap;
-  } else {
+// The buffer behind what `at()` was given: the Emscripten Module of a program
+// linked with wsync (its pre-js defines Module.wsyncMemory, on every
+// toolchain: Module.HEAP32 and Module.wasmMemory are only there when the
+// program exports them), a WebAssembly.Memory, a SharedArrayBuffer, or a
+// typed array on one.
+function bufferOf(memory, owner) {
+  if (typeof WebAssembly !== "undefined" && memory instanceof WebAssembly.Memory) return memory.buffer;
+  if (ArrayBuffer.isView(memory)) return memory.buffer;
+  if (typeof SharedArrayBuffer !== "undefined" && memory instanceof SharedArrayBuffer) return memory;
+  if (memory !== null && typeof memory === "object" && "wsyncMemory" in memory) {
+    const linked = memory.wsyncMemory;
+    if (typeof WebAssembly !== "undefined" && linked instanceof WebAssembly.Memory) return linked.buffer;
     throw new TypeError(
-      `wsync: ${owner}.at() needs a WebAssembly.Memory, a SharedArrayBuffer or a typed array ` +
-        `(e.g. Module.HEAP32), got ${describe(memoryOrHeap)}`,
+      `wsync: ${owner}.at() got an Emscripten Module whose memory does not exist yet: ` +
+        "wait for its runtime (the factory's promise, or Module.onRuntimeInitialized)",
     );
   }
+  if (memory !== null && typeof memory === "object" && typeof memory.then === "function") {
+    throw new TypeError(
+      `wsync: ${owner}.at() got a Promise: await the Emscripten module factory first (Mutex.at(await factory(), ptr))`,
+    );
+  }
+  if (looksLikeEmscriptenModule(memory)) {
+    // Own data properties only: a Module built with ASSERTIONS aborts on a
+    // read of a runtime symbol it did not export.
+    const own = (name) => Object.getOwnPropertyDescriptor(memory, name)?.value;
+    const exported = own("wasmMemory");
+    if (typeof WebAssembly !== "undefined" && exported instanceof WebAssembly.Memory) return exported.buffer;
+    if (ArrayBuffer.isView(own("HEAP32"))) return own("HEAP32").buffer;
+    throw new TypeError(
+      `wsync: ${owner}.at() got an Emscripten Module that exposes no memory: link the program with wsync ` +
+        "(the CMake target wsync::wsync, pkg-config wsync, or em++ --use-port=<prefix>/share/wsync/wsync.py), " +
+        "which adds Module.wsyncMemory",
+    );
+  }
+  throw new TypeError(
+    `wsync: ${owner}.at() needs an Emscripten Module linked with wsync, a WebAssembly.Memory, ` +
+      `a SharedArrayBuffer or a typed array, got ${describe(memory)}`,
+  );
+}
+
+// An Emscripten Module: a program's exports (`_name` functions) or its
+// runtime's state.
+function looksLikeEmscriptenModule(value) {
+  if (value === null || typeof value !== "object") return false;
+  if ("calledRun" in value || "onRuntimeInitialized" in value) return true;
+  return Object.keys(value).some((key) => key.startsWith("_") && typeof value[key] === "function");
+}
+
+// The Int32Array view of a C++ object at `byteOffset` in wasm memory.
+function viewAt(memory, byteOffset, owner, count) {
+  const buffer = bufferOf(memory, owner);
   if (!Number.isInteger(byteOffset) || byteOffset < 0) {
     throw new RangeError(`wsync: ${owner}.at() byte offset ${describe(byteOffset)} is not a valid address`);
   }
@@ -489,8 +526,8 @@ class Words {
   }
 
   /** The object of a C++ wsync type (or its C struct) at `byteOffset` in wasm memory. */
-  static at(memoryOrHeap, byteOffset, ...rest) {
-    const [i32, index] = viewAt(memoryOrHeap, byteOffset, this.name, this.NUMINTS);
+  static at(memory, byteOffset, ...rest) {
+    const [i32, index] = viewAt(memory, byteOffset, this.name, this.NUMINTS);
     return new this(i32, index, ...rest);
   }
 

@@ -1,6 +1,17 @@
 #!/usr/bin/env bash
 # Installs what wsync's build and tests need on Debian 12, and nothing that is
 # already there. Safe to run again. Run as root (or with sudo available).
+#
+# Two Emscriptens: Debian 12's 3.1.6 on the host, and the current one,
+# whatever version Debian sid serves, in a sid chroot beside it (sid's
+# packages would upgrade the host's glibc). The chroot costs about 1.5 GB and
+# 8 minutes the first time (4 to install, 4 for emcc's first build of its
+# system libraries); then it is reused. scripts/current-emscripten.sh runs a
+# command in it.
+#
+# Exit status: 0 all present; 1 the host's packages failed; 2 the host is
+# ready but the current Emscripten could not be installed (said why, and how
+# to retry; the test command then counts its legs as failed).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -11,7 +22,8 @@ say() { printf '[setup] %s\n' "$*"; }
 #   sources, Python 3 (emcc, serve.py, the test helpers), Node.js and npm,
 #   Chromium (the browser tests; no test tool may download its own browser),
 #   pkg-config (the example that links the installed wsync with it), spin
-#   (the model checks in tests/models).
+#   (the model checks in tests/models), mmdebstrap (the current Emscripten's
+#   chroot, below).
 packages=(
   "cmake:command:cmake"
   "g++:command:g++"
@@ -23,6 +35,7 @@ packages=(
   "chromium:file:/usr/bin/chromium"
   "pkgconf:command:pkg-config"
   "spin:command:spin"
+  "mmdebstrap:command:mmdebstrap"
 )
 # Node.js 20 comes with the machine image; Debian's nodejs is the fallback.
 command -v node >/dev/null 2>&1 || packages+=("nodejs:command:node")
@@ -62,3 +75,56 @@ if [ "$want" != "$have" ]; then
 fi
 
 say "emcc $(NODE_PATH=/usr/share/nodejs emcc --version 2>/dev/null | head -1 | sed 's/^emcc (.*) \([^ ]*\).*/\1/'), node $(node --version), cmake $(cmake --version | head -1 | awk '{print $3}'), $(chromium --version 2>/dev/null | head -1), playwright-core $want"
+
+# The current Emscripten: a Debian sid chroot made by Debian's mmdebstrap,
+# from the mirror this machine's apt already uses (WSYNC_DEBIAN_MIRROR
+# overrides). It is made in a scratch folder and renamed when complete, so a
+# run that fails half-way leaves nothing that looks usable.
+sid=${WSYNC_SID_ROOT:-/var/lib/wsync/sid}
+current_failed() {
+  echo "[setup] the current Emscripten could not be installed in $sid: $1" >&2
+  echo "[setup] retry with: bash scripts/setup.sh (as root, with Debian's mirror reachable; the log is $sid.log)" >&2
+  exit 2
+}
+if [ ! -e "$sid/.wsync-complete" ]; then
+  [ "$(id -u)" -eq 0 ] || current_failed "making a chroot needs root"
+  mirror=${WSYNC_DEBIAN_MIRROR:-}
+  if [ -z "$mirror" ]; then
+    mirror=$( { sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null
+                sed -n 's/^deb  *\(\[[^]]*\] *\)\?\([^ ]*\).*/\2/p' /etc/apt/sources.list 2>/dev/null; } |
+              grep -v -- '-security' | grep '/debian/\?$' | head -1)
+  fi
+  [ -n "$mirror" ] || current_failed "no Debian mirror in /etc/apt (set WSYNC_DEBIAN_MIRROR)"
+  say "making the current Emscripten's chroot (Debian sid, $mirror) in $sid: about 4 minutes, 1.5 GB"
+  mkdir -p "$(dirname "$sid")"
+  rm -rf "$sid.partial"
+  # sid's Release file is often past its Valid-Until date on mirrors.
+  if ! mmdebstrap --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' \
+      --include=emscripten,googletest,cmake,make,nodejs,pkgconf \
+      sid "$sid.partial" "$mirror" >"$sid.log" 2>&1; then
+    tail -5 "$sid.log" >&2
+    rm -rf "$sid.partial"
+    current_failed "mmdebstrap failed"
+  fi
+  rm -rf "$sid"
+  touch "$sid.partial/.wsync-complete"
+  mv "$sid.partial" "$sid"
+fi
+current=$(bash "$root/scripts/current-emscripten.sh" --version) || current_failed "no version file"
+# emcc builds its system libraries on first use (about 4 minutes on 2
+# cores) into a cache kept in the chroot: build the ones wsync uses now, so
+# the first build is not mistaken for a slow one.
+if [ ! -e "$sid/var/cache/wsync-emcache/.wsync-warm-$current" ]; then
+  say "building the current Emscripten's system libraries (once, about 4 minutes)"
+  warm="$root/build/.emcache-warm"
+  mkdir -p "$warm"
+  printf '#include <thread>\n#include <cstdio>\nint main() { std::thread([] { std::puts("ok"); }).join(); }\n' >"$warm/warm.cpp"
+  if ! (cd "$warm" && bash "$root/scripts/current-emscripten.sh" bash -c \
+        'em++ -O2 -pthread warm.cpp -o warm.js && em++ -O2 -pthread -fexceptions warm.cpp -o warm-eh.js' \
+        >"$warm/log" 2>&1); then
+    tail -20 "$warm/log" >&2
+    current_failed "em++ could not build a pthread program"
+  fi
+  touch "$sid/var/cache/wsync-emcache/.wsync-warm-$current"
+fi
+say "current Emscripten $current (Debian sid chroot $sid), node $(bash "$root/scripts/current-emscripten.sh" node --version)"

@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # Runs every wsync test: installs what is missing, builds native, native
-# under ThreadSanitizer, and wasm (tests run in Node and in Chromium), runs
-# each suite, and ends with one line: "N passed, N failed".
+# under ThreadSanitizer, and wasm with both toolchains (Debian 12's
+# Emscripten 3.1.6 and the current one, in scripts/setup.sh's chroot); runs
+# each suite (wasm in Node and in Chromium, per toolchain), and ends with one
+# line: "N passed, N failed".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+setup_rc=0
+bash scripts/setup.sh || setup_rc=$?
+if [ "$setup_rc" -ne 0 ] && [ "$setup_rc" -ne 2 ]; then echo "0 passed, 1 failed"; exit 1; fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
 total_passed=0
 total_failed=0
 summary=()
+
+# Every command of a leg runs through $RUN: empty on the host (Debian 12's
+# 3.1.6), scripts/current-emscripten.sh for the current Emscripten.
+RUN=()
 
 # suite NAME BUILD_DIR CONFIGURE_COMMAND...: configure, build, ctest; counts.
 # The source folder is $SUITE_SOURCE (default: the wsync tree).
@@ -19,13 +27,13 @@ suite() {
   local name=$1 dir=$2
   shift 2
   echo "== $name: configure and build ($dir)"
-  if ! "$@" -S "${SUITE_SOURCE:-.}" -B "$dir" >"$dir.configure.log" 2>&1; then
+  if ! "${RUN[@]}" "$@" -S "${SUITE_SOURCE:-.}" -B "$dir" >"$dir.configure.log" 2>&1; then
     cat "$dir.configure.log"
     summary+=("$name: configure failed")
     total_failed=$((total_failed + 1))
     return
   fi
-  if ! cmake --build "$dir" -j "$jobs" >"$dir.build.log" 2>&1; then
+  if ! "${RUN[@]}" cmake --build "$dir" -j "$jobs" >"$dir.build.log" 2>&1; then
     tail -50 "$dir.build.log"
     summary+=("$name: build failed")
     total_failed=$((total_failed + 1))
@@ -33,7 +41,7 @@ suite() {
   fi
   echo "== $name: test"
   local log="$dir.ctest.log"
-  (cd "$dir" && ctest -j "$jobs" --output-on-failure --timeout 300) >"$log" 2>&1
+  (cd "$dir" && "${RUN[@]}" ctest -j "$jobs" --output-on-failure --timeout 300) >"$log" 2>&1
   grep -E '\*\*\*' "$log" | head -40
   local line
   line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
@@ -61,7 +69,7 @@ node_suite() {
   echo "== $name: test"
   local log="build/$name.log"
   local rc=0
-  timeout -k 15 1200 node --test --test-timeout=300000 "$@" >"$log" 2>&1 || rc=$?
+  timeout -k 15 1200 "${RUN[@]}" node --test --test-reporter=tap --test-timeout=300000 "$@" >"$log" 2>&1 || rc=$?
   grep -E '^not ok' -A 12 "$log" | head -60
   local passed failed cancelled
   passed=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$log" | tail -1)
@@ -92,7 +100,7 @@ step() {
   local name=$1 expected=$2
   shift 2
   local log="build/step.$name.log"
-  if timeout -k 15 600 "$@" >"$log" 2>&1 && grep -Eq "$expected" "$log"; then
+  if timeout -k 15 600 "${RUN[@]}" "$@" >"$log" 2>&1 && grep -Eq "$expected" "$log"; then
     total_passed=$((total_passed + 1))
     summary+=("$name: passed")
   else
@@ -103,53 +111,126 @@ step() {
   fi
 }
 
+# not_run NAME WHY: a leg that could not run counts as failed, by name.
+not_run() {
+  echo "== $1: not run: $2"
+  summary+=("$1: not run ($2)")
+  total_failed=$((total_failed + 1))
+}
+
 mkdir -p build
+old=$(NODE_PATH=/usr/share/nodejs emcc --version 2>/dev/null | sed -n '1s/.* \([0-9][0-9.]*\) .*/\1/p')
+old=${old:-3.1.6}
+current=""
+if [ "$setup_rc" -eq 0 ]; then current=$(bash scripts/current-emscripten.sh --version); fi
+in_current=(bash "$root/scripts/current-emscripten.sh")
+# with_current COMMAND...: a leg's function with RUN set to the current Emscripten.
+with_current() {
+  RUN=("${in_current[@]}")
+  "$@"
+  RUN=()
+}
+# The pure JS tests (every file but the interop ones, which need a wasm build).
+js_only=()
+for f in tests/js/*.test.mjs; do case "$f" in */interop*) ;; *) js_only+=("$f") ;; esac; done
+interop=(tests/js/interop.test.mjs tests/js/interop_es6.test.mjs)
+
 suite native build/native cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo
 suite tsan build/tsan cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWSYNC_SANITIZE=thread
-# Release (-O3): see docs/emscripten-3.1.6.md for what -O2 and ASSERTIONS do.
-suite wasm build/wasm emcmake cmake -DCMAKE_BUILD_TYPE=Release
-# The JS module alone (worker_threads) and with the wasm build (interop).
-WSYNC_WASM_BUILD_DIR=build/wasm node_suite js tests/js/
+# Release (-O3): see docs/toolchains.md for what -O2 and ASSERTIONS do.
+suite "wasm-$old" build/wasm emcmake cmake -DCMAKE_BUILD_TYPE=Release
+if [ -n "$current" ]; then
+  with_current suite "wasm-$current" build/wasm-current emcmake cmake -DCMAKE_BUILD_TYPE=Release
+else
+  not_run wasm-current "the current Emscripten is not installed; see scripts/setup.sh's message above"
+fi
+
+# The JS module alone (worker_threads), in the host's Node 20 and the
+# current toolchain's Node; then with each wasm build (interop).
+node_suite js "${js_only[@]}"
+WSYNC_WASM_BUILD_DIR=build/wasm node_suite "js-interop-wasm-$old" "${interop[@]}"
+if [ -n "$current" ]; then
+  node24=$("${in_current[@]}" node --version | sed 's/^v\([0-9]*\).*/\1/')
+  with_current node_suite "js-node$node24" "${js_only[@]}"
+  WSYNC_WASM_BUILD_DIR=build/wasm-current with_current node_suite "js-interop-wasm-$current" "${interop[@]}"
+else
+  not_run js-interop-wasm-current "no current Emscripten"
+fi
 # The dev server, as a user meets it (headers, types, traversal, misuse).
 node_suite server tests/server/
-# Real Chromium (Playwright) on pages of the wasm build (the demo and the
+# Real Chromium (Playwright) on pages of each wasm build (the demo and the
 # main-thread programs), served by serve.py; the demo is checked against the
 # native build's filter output.
-WSYNC_WASM_BUILD_DIR=build/wasm WSYNC_NATIVE_BUILD_DIR=build/native node_suite browser tests/browser/
+WSYNC_WASM_BUILD_DIR=build/wasm WSYNC_NATIVE_BUILD_DIR=build/native node_suite "browser-wasm-$old" tests/browser/
+if [ -n "$current" ]; then
+  WSYNC_WASM_BUILD_DIR=build/wasm-current WSYNC_NATIVE_BUILD_DIR=build/native \
+    node_suite "browser-wasm-$current" tests/browser/
+else
+  not_run browser-wasm-current "no current Emscripten"
+fi
 
 # Installing, and every example built against the installed copy as an app
 # would build it: the examples tree on its own (find_package), a separate
-# CMake project, and plain compiler command lines with pkg-config.
-echo "== installed: install to build/prefix-{wasm,native}, build the examples against it"
-rm -rf build/prefix-wasm build/prefix-native
-step install-wasm "Installing: .*/lib/libwsync.a" cmake --install build/wasm --prefix build/prefix-wasm
-step install-native "Installing: .*/lib/libwsync.a" cmake --install build/native --prefix build/prefix-native
-# Emscripten's toolchain file confines find_package to its sysroot: a prefix
-# outside it goes in CMAKE_FIND_ROOT_PATH.
-SUITE_SOURCE=examples suite examples-installed-wasm build/examples-wasm \
-  emcmake cmake -DCMAKE_BUILD_TYPE=Release "-DCMAKE_FIND_ROOT_PATH=$root/build/prefix-wasm"
-SUITE_SOURCE=examples suite examples-installed-native build/examples-native \
-  cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_PREFIX_PATH=$root/build/prefix-native"
-# Debian's Emscripten 3.1.6 on Node 20 needs NODE_PATH (docs/emscripten-3.1.6.md).
-export NODE_PATH=/usr/share/nodejs
+# CMake project (installed, and from source with FetchContent), plain
+# compiler command lines with pkg-config, and (3.1.54 and later) the
+# Emscripten port.
 consumer=examples/cmake-consumer
 expected="^consumer: sum of 1..1000 = 500500$"
-step consumer-cmake-wasm-build "Built target consumer" bash -c "emcmake cmake -S $consumer -B build/consumer-wasm \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_FIND_ROOT_PATH=$root/build/prefix-wasm && cmake --build build/consumer-wasm"
-step consumer-cmake-wasm-run "$expected" node --no-experimental-fetch build/consumer-wasm/consumer.js
-step consumer-cmake-native-build "Built target consumer" bash -c "cmake -S $consumer -B build/consumer-native \
-  -DCMAKE_PREFIX_PATH=$root/build/prefix-native && cmake --build build/consumer-native"
-step consumer-cmake-native-run "$expected" build/consumer-native/consumer
-step consumer-fetchcontent-wasm "$expected" bash -c "emcmake cmake -S $consumer -B build/consumer-src-wasm \
-  -DCMAKE_BUILD_TYPE=Release -DWSYNC_SOURCE_DIR=$root && cmake --build build/consumer-src-wasm \
-  && node --no-experimental-fetch build/consumer-src-wasm/consumer.js"
-step consumer-pkg-config-wasm "$expected" bash -c "em++ -std=c++17 -O2 $consumer/main.cpp -o build/consumer-pc.js \
-  \$(PKG_CONFIG_PATH=build/prefix-wasm/lib/pkgconfig pkg-config --cflags --libs wsync) \
-  -sPTHREAD_POOL_SIZE=4 -sEXIT_RUNTIME=1 && node --no-experimental-fetch build/consumer-pc.js"
+
+# installed_wasm LABEL BUILD_DIR NODE...: the wasm legs of one toolchain;
+# the caller sets RUN.
+installed_wasm() {
+  local label=$1 build=$2
+  shift 2
+  local node=("$@") prefix="build/prefix-$label"
+  echo "== installed-wasm-$label: install to $prefix, build the examples and consumers against it"
+  rm -rf "$prefix"
+  step "install-wasm-$label" "Installing: .*/lib/libwsync.a" cmake --install "$build" --prefix "$prefix"
+  # Emscripten's toolchain file confines find_package to its sysroot: a
+  # prefix outside it goes in CMAKE_FIND_ROOT_PATH.
+  SUITE_SOURCE=examples suite "examples-installed-wasm-$label" "build/examples-wasm-$label" \
+    emcmake cmake -DCMAKE_BUILD_TYPE=Release "-DCMAKE_FIND_ROOT_PATH=$root/$prefix"
+  step "consumer-cmake-wasm-$label" "$expected" bash -c "emcmake cmake -S $consumer -B build/consumer-wasm-$label \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_FIND_ROOT_PATH=$root/$prefix && cmake --build build/consumer-wasm-$label \
+    && ${node[*]} build/consumer-wasm-$label/consumer.js"
+  step "consumer-fetchcontent-wasm-$label" "$expected" bash -c "emcmake cmake -S $consumer -B build/consumer-src-wasm-$label \
+    -DCMAKE_BUILD_TYPE=Release -DWSYNC_SOURCE_DIR=$root && cmake --build build/consumer-src-wasm-$label \
+    && ${node[*]} build/consumer-src-wasm-$label/consumer.js"
+  step "consumer-pkg-config-wasm-$label" "$expected" bash -c "em++ -std=c++17 -O2 $consumer/main.cpp -o build/consumer-pc-$label.js \
+    \$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs wsync) \
+    -sPTHREAD_POOL_SIZE=4 -sEXIT_RUNTIME=1 && ${node[*]} build/consumer-pc-$label.js"
+}
+
+# Debian's Emscripten 3.1.6 on Node 20 needs NODE_PATH (docs/toolchains.md).
+export NODE_PATH=/usr/share/nodejs
+installed_wasm "$old" build/wasm node --no-experimental-fetch
+unset NODE_PATH
+WSYNC_EXAMPLES_BUILD_DIR="build/examples-wasm-$old" node_suite "browser-installed-wasm-$old" tests/browser/examples.test.mjs
+if [ -n "$current" ]; then
+  with_current installed_wasm "$current" build/wasm-current node
+  # The port compiles wsync's installed sources with the app's em++; its
+  # program carries wsync's pre-js (Module.wsyncMemory) and JS library.
+  with_current step "consumer-port-wasm-$current" "$expected" bash -c "em++ -std=c++17 -O2 -pthread \
+    $consumer/main.cpp --use-port=build/prefix-$current/share/wsync/wsync.py -sPTHREAD_POOL_SIZE=4 -sEXIT_RUNTIME=1 \
+    -o build/consumer-port.js && grep -q wsyncMemory build/consumer-port.js && node build/consumer-port.js"
+  with_current step "consumer-port-without-pthread-$current" \
+    "wsync: the wsync port needs -pthread on every compile and link of the program" \
+    bash -c "! em++ -O2 $consumer/main.cpp --use-port=build/prefix-$current/share/wsync/wsync.py -o build/consumer-port-nothreads.js"
+  WSYNC_EXAMPLES_BUILD_DIR="build/examples-wasm-$current" \
+    node_suite "browser-installed-wasm-$current" tests/browser/examples.test.mjs
+else
+  not_run installed-wasm-current "no current Emscripten"
+fi
+
+echo "== installed-native: install to build/prefix-native, build the examples and consumers against it"
+rm -rf build/prefix-native
+step install-native "Installing: .*/lib/libwsync.a" cmake --install build/native --prefix build/prefix-native
+SUITE_SOURCE=examples suite examples-installed-native build/examples-native \
+  cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_PREFIX_PATH=$root/build/prefix-native"
+step consumer-cmake-native "$expected" bash -c "cmake -S $consumer -B build/consumer-native \
+  -DCMAKE_PREFIX_PATH=$root/build/prefix-native && cmake --build build/consumer-native && build/consumer-native/consumer"
 step consumer-pkg-config-native "$expected" bash -c "g++ -std=c++17 -O2 $consumer/main.cpp -o build/consumer-pc \
   \$(PKG_CONFIG_PATH=build/prefix-native/lib/pkgconfig pkg-config --cflags --libs wsync) && build/consumer-pc"
-unset NODE_PATH
-WSYNC_EXAMPLES_BUILD_DIR=build/examples-wasm node_suite browser-installed tests/browser/examples.test.mjs
 
 echo
 echo "== summary"

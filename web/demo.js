@@ -101,7 +101,7 @@ function loadModule() {
   }).then((module) => {
     M = module;
     poolSize = M._demo_init(cores);
-    done = WaitGroup.at(M.wasmMemory, M._demo_done_word());
+    done = WaitGroup.at(M, M._demo_done_word());
   });
 }
 
@@ -124,7 +124,7 @@ function drawCanvas(canvas, address) {
   canvas.width = width;
   canvas.height = height;
   // ImageData may not view shared memory: copy the pixels out first.
-  const pixels = new Uint8ClampedArray(M.HEAPU8.subarray(address, address + width * height * 4));
+  const pixels = new Uint8ClampedArray(new Uint8Array(M.wsyncMemory.buffer, address, width * height * 4));
   canvas.getContext("2d").putImageData(new ImageData(pixels, width, height), 0, 0);
 }
 
@@ -142,7 +142,7 @@ async function loadFile(file) {
   const context = canvas.getContext("2d");
   context.drawImage(bitmap, 0, 0, width, height);
   const rgba = context.getImageData(0, 0, width, height).data;
-  return setImage(width, height, (input) => M.HEAPU8.set(rgba, input));
+  return setImage(width, height, (input) => new Uint8Array(M.wsyncMemory.buffer).set(rgba, input));
 }
 
 // ------------------------------------------------------------- running --

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wsync/version.h" /* WSYNC_VERSION, "MAJOR.MINOR.PATCH" */
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -8,3 +8,4 @@
 #include "wsync/once.hpp"
 #include "wsync/semaphore.hpp"
 #include "wsync/wait_group.hpp"
+#include "wsync/version.h"

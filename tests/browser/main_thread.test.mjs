@@ -158,14 +158,14 @@ test("JS on the page: wsync.mjs refuses to block the main thread and awaits a C+
   const { page, pageErrors } = await load("plain");
   const outcome = await page.evaluate(async () => {
     const { Mutex, WaitGroup, canBlock } = await import("./wsync.mjs");
-    const m = Mutex.at(Module.HEAP32, Module._mt_mutex());
+    const m = Mutex.at(Module, Module._mt_mutex());
     let lockError;
     try {
       m.lock();
     } catch (e) {
       lockError = e.message;
     }
-    const wg = WaitGroup.at(Module.HEAP32, Module._mt_wait_group());
+    const wg = WaitGroup.at(Module, Module._mt_wait_group());
     Module._mt_owe_done(200);
     const start = performance.now();
     const zero = await wg.waitAsync();
@@ -189,7 +189,7 @@ test("browser Web Workers, C++ pthreads and the main thread keep one count under
   const outcome = await page.evaluate(async () => {
     const { Mutex, WaitGroup } = await import("./wsync.mjs");
     const iterations = 5000;
-    const memory = wasmMemory; // the module's shared WebAssembly.Memory
+    const memory = Module.wsyncMemory; // the module's shared WebAssembly.Memory
     const [mutexPtr, counterPtr, wgPtr] = [Module._mt_mutex(), Module._mt_counter(), Module._mt_wait_group()];
     const wg = WaitGroup.at(memory, wgPtr);
     wg.add(2); // two JS workers
@@ -274,7 +274,7 @@ test("a Web Worker terminated while it holds a C++ Mutex: timed waiters on every
   const { page, pageErrors } = await load("plain");
   const outcome = await page.evaluate(async () => {
     const { Mutex } = await import("./wsync.mjs");
-    const memory = wasmMemory;
+    const memory = Module.wsyncMemory;
     const mutexPtr = Module._mt_mutex();
     const start = (job, extra = {}) => {
       const w = new Worker("./js_worker.mjs", { type: "module" });

@@ -91,10 +91,43 @@ test("at() refuses what is not memory, and misaligned, negative or out-of-bounds
       assert.throws(() => Class.at(value, 0), {
         name: "TypeError",
         message:
-          `wsync: ${Class.name}.at() needs a WebAssembly.Memory, a SharedArrayBuffer or a typed array ` +
-          `(e.g. Module.HEAP32), got ${shown}`,
+          `wsync: ${Class.name}.at() needs an Emscripten Module linked with wsync, a WebAssembly.Memory, ` +
+          `a SharedArrayBuffer or a typed array, got ${shown}`,
       });
     }
+    // Emscripten Modules: one linked with wsync is taken; one that exposes
+    // no memory, one still loading (a Promise) and one whose runtime has not
+    // made its memory are refused with what to do.
+    const linked = { _main() {}, get wsyncMemory() { return memory; } };
+    assert.equal(Class.at(linked, 0).i32.buffer, memory.buffer);
+    assert.equal(Class.at({ calledRun: true, wasmMemory: memory }, 0).i32.buffer, memory.buffer);
+    assert.throws(() => Class.at({ _main() {}, calledRun: true }, 0), {
+      name: "TypeError",
+      message:
+        `wsync: ${Class.name}.at() got an Emscripten Module that exposes no memory: link the program with wsync ` +
+        "(the CMake target wsync::wsync, pkg-config wsync, or em++ --use-port=<prefix>/share/wsync/wsync.py), " +
+        "which adds Module.wsyncMemory",
+    });
+    assert.throws(() => Class.at(Promise.resolve(linked), 0), {
+      name: "TypeError",
+      message:
+        `wsync: ${Class.name}.at() got a Promise: await the Emscripten module factory first ` +
+        "(Mutex.at(await factory(), ptr))",
+    });
+    assert.throws(() => Class.at({ wsyncMemory: undefined }, 0), {
+      name: "TypeError",
+      message:
+        `wsync: ${Class.name}.at() got an Emscripten Module whose memory does not exist yet: ` +
+        "wait for its runtime (the factory's promise, or Module.onRuntimeInitialized)",
+    });
+    // A Module built without -pthread: its memory is not shared.
+    const unshared = { _main() {}, wsyncMemory: new WebAssembly.Memory({ initial: 1 }) };
+    assert.throws(() => Class.at(unshared, 0), {
+      name: "TypeError",
+      message:
+        `wsync: ${Class.name} needs an Int32Array on shared memory (a SharedArrayBuffer or a shared ` +
+        "WebAssembly.Memory), got one on ArrayBuffer",
+    });
     for (const offset of [2, 4097, 6]) {
       assert.throws(() => Class.at(memory, offset), {
         name: "RangeError",
@@ -181,11 +214,12 @@ test("in Node, threads are supported", () => {
 
 // Runs `code` in a Node without SharedArrayBuffer, as an old or locked-down
 // engine (or a page that is not cross-origin isolated) would be.
+// (Node 24 has no --no-harmony-sharedarraybuffer: the global is deleted
+// before the module is loaded, which is what the module sees either way.)
 function withoutSharedArrayBuffer(code) {
-  const script = `import * as wsync from ${JSON.stringify(moduleUrl)};\n${code}`;
-  return execFileSync(process.execPath, ["--no-harmony-sharedarraybuffer", "--input-type=module", "-e", script], {
-    encoding: "utf8",
-  });
+  const script =
+    `delete globalThis.SharedArrayBuffer;\nconst wsync = await import(${JSON.stringify(moduleUrl)});\n${code}`;
+  return execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
 }
 
 test("without SharedArrayBuffer, the module says what is missing and how to fix it", () => {

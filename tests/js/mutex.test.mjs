@@ -150,8 +150,8 @@ test("misuse and bad arguments throw exact errors and change nothing", async () 
   assert.throws(() => Mutex.at({}, 0), {
     name: "TypeError",
     message:
-      "wsync: Mutex.at() needs a WebAssembly.Memory, a SharedArrayBuffer or a typed array " +
-      "(e.g. Module.HEAP32), got Object",
+      "wsync: Mutex.at() needs an Emscripten Module linked with wsync, a WebAssembly.Memory, " +
+      "a SharedArrayBuffer or a typed array, got Object",
   });
   assert.throws(() => configure({ spinMicros: -1 }), {
     message: "wsync: spinMicros must be a finite number >= 0, got -1",
