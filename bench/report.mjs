@@ -120,6 +120,7 @@ say("# wsync benchmarks", "",
 // 1. uncontended
 say("## 1. Uncontended lock + unlock", "", "| platform | floor (2 RMWs) | wsync::Mutex | pthread_mutex | std::mutex | wsync / floor | pthread / wsync |", "|---|---|---|---|---|---|---|");
 const targets = [];
+const uncontendedMisses = []; // wasm builds whose pthread_mutex is within 1.25x of the floor
 for (const pl of platforms) {
   const f = find(pl, "uncontended", "floor (2 RMWs)"), w = find(pl, "uncontended", "wsync::Mutex");
   const pm = find(pl, "uncontended", "pthread_mutex"), sm = find(pl, "uncontended", "std::mutex");
@@ -128,7 +129,9 @@ for (const pl of platforms) {
   say(`| ${pl} | ${range(f)} | ${range(w)} | ${range(pm)} | ${range(sm)} | ${fmt(overFloor)} | ${fmt(pthreadOverWsync)} |`);
   if (isWasm(pl)) {
     targets.push(verdict(overFloor <= 1.1, `${pl} wsync within 1.10x of the floor: ${fmt(overFloor)}x`));
-    targets.push(verdict(pthreadOverWsync >= 1.25, `${pl} wsync at least 1.25x faster than pthread_mutex: ${fmt(pthreadOverWsync)}x`));
+    const pthreadOverFloor = ratio([pm], [f]);
+    if (pthreadOverWsync < 1.25) uncontendedMisses.push(`${pl}: pthread_mutex is ${fmt(pthreadOverFloor)}x the floor`);
+    targets.push(verdict(pthreadOverWsync >= 1.25, `${pl} wsync at least 1.25x faster than pthread_mutex: ${fmt(pthreadOverWsync)}x`, "uncontended"));
   } else {
     targets.push(verdict(pthreadOverWsync >= 1, `native wsync no slower than glibc pthread_mutex: ${fmt(1 / pthreadOverWsync)}x its time`));
   }
@@ -329,6 +332,12 @@ say("## Targets", "", ...targets.map((t) => `- ${t}`), "");
 
 // What a miss means: printed only for the targets this run missed.
 const notes = {
+  uncontended: [
+    `Uncontended against pthread_mutex (${uncontendedMisses.join("; ")}): wsync's lock + unlock costs what the`,
+    "floor costs (two bare atomic RMWs, one per call), so where the toolchain's own pthread_mutex comes within",
+    "1.25x of the floor, only a lock cheaper than the floor could be 1.25x faster than it. The target was set",
+    "against 3.1.6's musl, whose pthread_mutex costs more; the current Emscripten's costs less.",
+  ],
   contended: [
     `Contended: ${contendedMisses.join("; ")}. On this shared 2-vCPU host the cost of moving a cache line`,
     "between the two cores changes from moment to moment (a round trip measured 55 ns at some moments and over",
