@@ -4,10 +4,10 @@
 #
 # Two Emscriptens: Debian 12's 3.1.6 on the host, and the current one,
 # whatever version Debian sid serves, in a sid chroot beside it (sid's
-# packages would upgrade the host's glibc). The chroot costs about 1.5 GB and
-# 8 minutes the first time (4 to install, 4 for emcc's first build of its
-# system libraries); then it is reused. scripts/current-emscripten.sh runs a
-# command in it.
+# packages would upgrade the host's glibc). The chroot costs about 1 GB and
+# 4 minutes the first time here (1 to install, 2 to 3 for emcc's first
+# build of its system libraries); then it is reused.
+# scripts/current-emscripten.sh runs a command in it.
 #
 # Exit status: 0 all present; 1 the host's packages failed; 2 the host is
 # ready but the current Emscripten could not be installed (said why, and how
@@ -95,7 +95,7 @@ if [ ! -e "$sid/.wsync-complete" ]; then
               grep -v -- '-security' | grep '/debian/\?$' | head -1)
   fi
   [ -n "$mirror" ] || current_failed "no Debian mirror in /etc/apt (set WSYNC_DEBIAN_MIRROR)"
-  say "making the current Emscripten's chroot (Debian sid, $mirror) in $sid: about 4 minutes, 1.5 GB"
+  say "making the current Emscripten's chroot (Debian sid, $mirror) in $sid: about a minute, 1 GB"
   mkdir -p "$(dirname "$sid")"
   rm -rf "$sid.partial"
   # sid's Release file is often past its Valid-Until date on mirrors.
@@ -111,11 +111,11 @@ if [ ! -e "$sid/.wsync-complete" ]; then
   mv "$sid.partial" "$sid"
 fi
 current=$(bash "$root/scripts/current-emscripten.sh" --version) || current_failed "no version file"
-# emcc builds its system libraries on first use (about 4 minutes on 2
+# emcc builds its system libraries on first use (2 to 3 minutes on 2
 # cores) into a cache kept in the chroot: build the ones wsync uses now, so
 # the first build is not mistaken for a slow one.
 if [ ! -e "$sid/var/cache/wsync-emcache/.wsync-warm-$current" ]; then
-  say "building the current Emscripten's system libraries (once, about 4 minutes)"
+  say "building the current Emscripten's system libraries (once, 2 to 3 minutes)"
   warm="$root/build/.emcache-warm"
   mkdir -p "$warm"
   printf '#include <thread>\n#include <cstdio>\nint main() { std::thread([] { std::puts("ok"); }).join(); }\n' >"$warm/warm.cpp"

@@ -222,6 +222,13 @@ else
   not_run installed-wasm-current "no current Emscripten"
 fi
 
+# When the chroot cannot be made, setup says what failed and how to retry,
+# and exits 2 (the host is ready): tried with a mirror nobody serves.
+step setup-reports-unreachable-mirror "the current Emscripten could not be installed in .*: mmdebstrap failed" \
+  bash -c "rm -rf build/sid-unreachable*; out=\$(WSYNC_SID_ROOT=$root/build/sid-unreachable \
+    WSYNC_DEBIAN_MIRROR=http://127.0.0.1:9/debian bash scripts/setup.sh 2>&1); rc=\$?; echo \"\$out\"; \
+    rm -rf build/sid-unreachable*; [ \$rc -eq 2 ] && grep -q 'retry with: bash scripts/setup.sh' <<<\"\$out\""
+
 echo "== installed-native: install to build/prefix-native, build the examples and consumers against it"
 rm -rf build/prefix-native
 step install-native "Installing: .*/lib/libwsync.a" cmake --install build/native --prefix build/prefix-native
