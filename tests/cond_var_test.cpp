@@ -1,12 +1,16 @@
 // wsync::CondVar: every call, with wsync::Mutex, std::unique_lock and other
 // BasicLockables, timeouts, notify_all, and 4 producers / 4 consumers moving
-// 10^5 items through a bounded queue with nothing lost or duplicated.
+// 10^5 items through a bounded queue with nothing lost or duplicated; what
+// std::condition_variable_any promises of a relock that throws, and its
+// C++20 stop_token waits.
 #include "wsync/cond_var.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <deque>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -198,3 +202,170 @@ TEST(CondVar, ProducersAndConsumersLoseAndDuplicateNothing) {
 }
 
 }  // namespace
+
+// [thread.condvarany.wait]: if relocking at the end of a wait throws, the
+// wait cannot meet its postcondition (the lock held), so std::terminate is
+// called; in every form.
+#if GTEST_HAS_DEATH_TEST
+namespace relock_throws {
+
+// A BasicLockable whose lock() throws every time after the first.
+struct Lock {
+  Mutex m;
+  int locks = 0;
+  void lock() {
+    if (++locks > 1) throw std::runtime_error("relock failed");
+    m.lock();
+  }
+  void unlock() { m.unlock(); }
+};
+
+// Runs `wait` on a held Lock, with a notifier that keeps notifying so the
+// untimed forms return too.
+template <class Wait>
+void wait_and_relock(Wait wait) {
+  CondVar cv;
+  Lock lock;
+  lock.lock();
+  std::atomic<bool> done{false};
+  std::thread notifier([&] {
+    while (!done.load()) {
+      cv.notify_all();
+      std::this_thread::sleep_for(milliseconds(1));
+    }
+  });
+  try {
+    wait(cv, lock);
+  } catch (const std::runtime_error&) {
+    // The exception left the wait: exit 0, which EXPECT_DEATH counts as a
+    // failure (an uncaught one would call std::terminate all the same).
+    std::_Exit(0);
+  }
+  done.store(true);  // not reached: terminate
+  notifier.join();
+}
+
+}  // namespace relock_throws
+
+TEST(CondVarDeathTest, ARelockThatThrowsTerminatesInEveryForm) {
+  using relock_throws::wait_and_relock;
+  using L = relock_throws::Lock;
+  const char* terminated = "terminate called after throwing an instance of 'std::runtime_error'";
+  const auto never = [] { return false; };
+  EXPECT_DEATH(wait_and_relock([](CondVar& cv, L& l) { cv.wait(l); }), terminated);
+  EXPECT_DEATH(wait_and_relock([&](CondVar& cv, L& l) { cv.wait(l, never); }), terminated);
+  EXPECT_DEATH(wait_and_relock([](CondVar& cv, L& l) { (void)cv.wait_for(l, milliseconds(1)); }), terminated);
+  EXPECT_DEATH(wait_and_relock([](CondVar& cv, L& l) { (void)cv.wait_until(l, Clock::now() + milliseconds(1)); }),
+               terminated);
+  EXPECT_DEATH(wait_and_relock([&](CondVar& cv, L& l) { (void)cv.wait_for(l, milliseconds(1), never); }), terminated);
+  EXPECT_DEATH(wait_and_relock([&](CondVar& cv, L& l) {
+                 (void)cv.wait_until(l, std::chrono::system_clock::now() + milliseconds(1), never);
+               }),
+               terminated);
+#if defined(__cpp_lib_jthread)
+  std::stop_source source;
+  EXPECT_DEATH(wait_and_relock([&](CondVar& cv, L& l) { (void)cv.wait(l, source.get_token(), never); }), terminated);
+  EXPECT_DEATH(wait_and_relock([&](CondVar& cv, L& l) {
+                 (void)cv.wait_for(l, source.get_token(), milliseconds(1), never);
+               }),
+               terminated);
+  EXPECT_DEATH(wait_and_relock([&](CondVar& cv, L& l) {
+                 (void)cv.wait_until(l, source.get_token(), Clock::now() + milliseconds(1), never);
+               }),
+               terminated);
+#endif
+}
+#endif  // GTEST_HAS_DEATH_TEST
+
+// The C++20 interruptible waits ([thread.condvarany.intwait]).
+#if defined(__cpp_lib_jthread)
+TEST(CondVar, StopTokenWaitReturnsThePredicateOnceStopIsRequested) {
+  CondVar cv;
+  Mutex m;
+  std::unique_lock<Mutex> lock(m);
+  std::stop_source stopped;
+  stopped.request_stop();
+  EXPECT_FALSE(cv.wait(lock, stopped.get_token(), [] { return false; })) << "already stopped: no wait";
+  EXPECT_TRUE(cv.wait(lock, stopped.get_token(), [] { return true; })) << "stopped, but pred() holds";
+  EXPECT_TRUE(cv.wait(lock, std::stop_token(), [] { return true; })) << "pred() first";
+  EXPECT_TRUE(lock.owns_lock());
+  EXPECT_EQ(waiters(cv), 0u);
+}
+
+TEST(CondVar, RequestStopFromAnotherThreadWakesEveryStopTokenForm) {
+  CondVar cv;
+  Mutex m;
+  using Wait = bool (*)(CondVar&, std::unique_lock<Mutex>&, std::stop_token);
+  const Wait forms[] = {
+      [](CondVar& cv, std::unique_lock<Mutex>& l, std::stop_token t) { return cv.wait(l, t, [] { return false; }); },
+      [](CondVar& cv, std::unique_lock<Mutex>& l, std::stop_token t) {
+        return cv.wait_for(l, t, std::chrono::hours(1), [] { return false; });
+      },
+      [](CondVar& cv, std::unique_lock<Mutex>& l, std::stop_token t) {
+        return cv.wait_until(l, t, std::chrono::system_clock::now() + std::chrono::hours(1), [] { return false; });
+      },
+  };
+  for (Wait wait : forms) {
+    std::stop_source source;
+    std::atomic<bool> returned{false};
+    std::thread waiter([&] {
+      std::unique_lock<Mutex> lock(m);
+      EXPECT_FALSE(wait(cv, lock, source.get_token()));
+      EXPECT_TRUE(lock.owns_lock());
+      returned.store(true);
+    });
+    ASSERT_TRUE(eventually([&] { return waiters(cv) == 1; })) << "the waiter sleeps";
+    EXPECT_FALSE(returned.load());
+    source.request_stop();
+    waiter.join();
+    EXPECT_EQ(waiters(cv), 0u);
+  }
+}
+
+TEST(CondVar, StopTokenTimedWaitsTimeOutNeverEarlyAndSeeNotifications) {
+  CondVar cv;
+  Mutex m;
+  std::stop_source source;
+  std::unique_lock<Mutex> lock(m);
+  auto start = Clock::now();
+  EXPECT_FALSE(cv.wait_for(lock, source.get_token(), milliseconds(15), [] { return false; }));
+  EXPECT_GE(Clock::now() - start, milliseconds(15));
+  const auto at = std::chrono::system_clock::now() + milliseconds(15);
+  EXPECT_FALSE(cv.wait_until(lock, source.get_token(), at, [] { return false; }));
+  EXPECT_GE(std::chrono::system_clock::now(), at);
+  lock.unlock();
+
+  bool ready = false;  // guarded by m
+  std::thread notifier([&] {
+    ASSERT_TRUE(eventually([&] { return waiters(cv) == 1; }));
+    std::lock_guard<Mutex> guard(m);
+    ready = true;
+    cv.notify_one();
+  });
+  lock.lock();
+  EXPECT_TRUE(cv.wait_for(lock, source.get_token(), std::chrono::seconds(60), [&] { return ready; }));
+  lock.unlock();
+  notifier.join();
+}
+
+// A request made at any moment around the waiter's registration is never
+// lost: each round must end (the suite's time limit would catch a hang).
+TEST(CondVar, RequestStopRacingTheWaitIsNeverLost) {
+  CondVar cv;
+  Mutex m;
+  Rng rng(7);
+  for (int round = 0; round < 300; ++round) {
+    std::stop_source source;
+    const uint32_t delay = rng.next(200);
+    std::thread stopper([&] {
+      work(delay * 20);
+      source.request_stop();
+    });
+    std::unique_lock<Mutex> lock(m);
+    EXPECT_FALSE(cv.wait(lock, source.get_token(), [] { return false; }));
+    lock.unlock();
+    stopper.join();
+  }
+  EXPECT_EQ(waiters(cv), 0u);
+}
+#endif  // __cpp_lib_jthread

@@ -12,11 +12,23 @@
 //     template <class Lock> std::cv_status wait_until(Lock&, const std::chrono::time_point&);
 //     template <class Lock, class Pred> bool wait_for(Lock&, const duration&, Pred);
 //     template <class Lock, class Pred> bool wait_until(Lock&, const time_point&, Pred);
+//     // C++20, where the library has std::stop_token (__cpp_lib_jthread):
+//     template <class Lock, class Pred> bool wait(Lock&, std::stop_token, Pred);
+//     template <class Lock, class Pred> bool wait_until(Lock&, std::stop_token, const time_point&, Pred);
+//     template <class Lock, class Pred> bool wait_for(Lock&, std::stop_token, const duration&, Pred);
 //     void wait_async(Mutex& m, callback, double timeout_ms = INFINITY);   // wasm
 //   };
 //
 // Lock: wsync::Mutex, std::unique_lock<wsync::Mutex>, or any BasicLockable
-// (lock() and unlock()), held by the caller.
+// (lock() and unlock()), held by the caller. As [thread.condvarany.wait]
+// requires, if taking the lock again at the end of a wait throws,
+// std::terminate is called: the wait could not return with the lock held.
+//
+// The stop_token waits return pred() once stop is requested: a
+// request_stop() from any thread wakes the waiter. The waiter registers
+// before it looks at the token, and the stop callback notifies every waiter
+// (seq_cst fences on both sides), so a request cannot fall between the look
+// and the sleep.
 //
 // Two 32-bit words, a sequence design:
 //
@@ -64,6 +76,9 @@
 #include <condition_variable>  // std::cv_status
 #include <cstdint>
 #include <mutex>               // std::unique_lock, std::adopt_lock
+#if __cplusplus >= 202002L && __has_include(<stop_token>)
+#include <stop_token>
+#endif
 
 #include "wsync/detail/futex.hpp"
 #include "wsync/mutex.hpp"
@@ -132,6 +147,27 @@ class CondVar {
     return true;
   }
 
+#if defined(__cpp_lib_jthread)
+  template <class Lock, class Predicate>
+  bool wait(Lock& lock, std::stop_token stoken, Predicate pred) {
+    return wait_stoppable(lock, stoken, pred, [] { return detail::Deadline::never(); }, [] { return false; });
+  }
+
+  template <class Lock, class Clock, class Duration, class Predicate>
+  bool wait_until(Lock& lock, std::stop_token stoken, const std::chrono::time_point<Clock, Duration>& t, Predicate pred) {
+    // The deadline is mapped again after each timeout that came while Clock
+    // was still short of t (see detail::wait_until_on_clock).
+    return wait_stoppable(lock, stoken, pred, [&] { return detail::Deadline::at(t); },
+                          [&] { return !(Clock::now() < t); });
+  }
+
+  template <class Lock, class Rep, class Period, class Predicate>
+  bool wait_for(Lock& lock, std::stop_token stoken, const std::chrono::duration<Rep, Period>& timeout, Predicate pred) {
+    const detail::Deadline deadline = detail::Deadline::after(timeout);
+    return wait_stoppable(lock, stoken, pred, [deadline] { return deadline; }, [] { return true; });
+  }
+#endif
+
   // The body of every wait (also used by the C API).
   template <class Lock>
   std::cv_status wait_until_deadline(Lock& lock, detail::Deadline deadline) {
@@ -185,9 +221,41 @@ class CondVar {
   bool sleep(uint32_t seq, detail::Deadline deadline) noexcept;
   void notify_slow(uint32_t count) noexcept;
 
+#if defined(__cpp_lib_jthread)
+  // [thread.condvarany.intwait]: while no stop is requested, return true
+  // once pred() holds, else wait; a timeout ends it only once `expired()`
+  // (the caller's clock has reached its time point).
+  template <class Lock, class Predicate, class DeadlineNow, class Expired>
+  bool wait_stoppable(Lock& lock, std::stop_token& stoken, Predicate& pred, DeadlineNow deadline_now, Expired expired) {
+    std::stop_callback wake(stoken, [this] {
+      std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with the waiter's, below
+      notify_all();
+    });
+    while (!stoken.stop_requested()) {
+      if (pred()) return true;
+      const uint32_t seq = begin_wait();
+      // Registered, then look: either this sees the request, or the
+      // request's notify_all sees this waiter and bumps seq past `seq`.
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+      if (stoken.stop_requested()) {
+        end_wait();
+        break;
+      }
+      lock.unlock();
+      const bool notified = sleep(seq, deadline_now());
+      end_wait();
+      relock(lock);
+      if (!notified && expired()) return pred();
+    }
+    return pred();
+  }
+#endif
+
   // Relocking: a wsync::Mutex (bare or in a unique_lock) is taken through
   // its CONTENDED path (see "No thundering herd" above); other locks as
-  // they come.
+  // they come. noexcept: a lock() that throws here calls std::terminate, as
+  // [thread.condvarany.wait] requires (the wait's postcondition, the lock
+  // held, cannot be met).
   static void relock(Mutex& m) noexcept { (void)m.lock_contended(detail::Deadline::never(), true); }
   static void relock(std::unique_lock<Mutex>& lock) noexcept {
     relock(*lock.mutex());
@@ -195,7 +263,7 @@ class CondVar {
     lock.swap(owned);  // `lock` owns it again; `owned` is left empty
   }
   template <class Lock>
-  static void relock(Lock& lock) {
+  static void relock(Lock& lock) noexcept {
     lock.lock();
   }
 

@@ -146,8 +146,12 @@ static_assert(sizeof(Semaphore) == 12 && alignof(Semaphore) == 4,
 // std::counting_semaphore's shape: the maximum fixed at compile time.
 template <ptrdiff_t LeastMaxValue = Semaphore::kMax>
 class CountingSemaphore : public Semaphore {
+  // Deliberately narrower than std::counting_semaphore, whose maximum may
+  // reach PTRDIFF_MAX: the count lives in one 32-bit word that the futex, C
+  // and JavaScript share.
   static_assert(LeastMaxValue >= 0 && LeastMaxValue <= Semaphore::kMax,
-                "wsync semaphores count in 31 bits: LeastMaxValue must be 0 .. 2^31 - 1");
+                "wsync::CountingSemaphore counts in one 32-bit word, unlike std::counting_semaphore: "
+                "LeastMaxValue must be 0 .. 2^31 - 1");
 
  public:
   constexpr explicit CountingSemaphore(ptrdiff_t desired) noexcept : Semaphore(desired, LeastMaxValue) {}
