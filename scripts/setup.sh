@@ -86,13 +86,17 @@ current_failed() {
   echo "[setup] retry with: bash scripts/setup.sh (as root, with Debian's mirror reachable; the log is $sid.log)" >&2
   exit 2
 }
+# Whatever else fails from here on is said, and leaves the host's part done.
+trap 'current_failed "unexpected failure at scripts/setup.sh line $LINENO"' ERR
 if [ ! -e "$sid/.wsync-complete" ]; then
   [ "$(id -u)" -eq 0 ] || current_failed "making a chroot needs root"
   mirror=${WSYNC_DEBIAN_MIRROR:-}
   if [ -z "$mirror" ]; then
-    mirror=$( { sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null
-                sed -n 's/^deb  *\(\[[^]]*\] *\)\?\([^ ]*\).*/\2/p' /etc/apt/sources.list 2>/dev/null; } |
-              grep -v -- '-security' | grep '/debian/\?$' | head -1)
+    # Either file may be missing: every step here may fail without ending setup.
+    mirror=$( { cat /etc/apt/sources.list.d/*.sources 2>/dev/null || true
+                cat /etc/apt/sources.list 2>/dev/null || true; } |
+              sed -n -e 's/^URIs: *\([^ ]*\).*/\1/p' -e 's/^deb  *\(\[[^]]*\] *\)\?\([^ ]*\).*/\2/p' |
+              { grep -v -- '-security' || true; } | { grep '/debian/\?$' || true; } | sed -n 1p)
   fi
   [ -n "$mirror" ] || current_failed "no Debian mirror in /etc/apt (set WSYNC_DEBIAN_MIRROR)"
   say "making the current Emscripten's chroot (Debian sid, $mirror) in $sid: about a minute, 1 GB"
