@@ -147,8 +147,8 @@ static_assert(sizeof(Semaphore) == 12 && alignof(Semaphore) == 4,
 template <ptrdiff_t LeastMaxValue = Semaphore::kMax>
 class CountingSemaphore : public Semaphore {
   // Deliberately narrower than std::counting_semaphore, whose maximum may
-  // reach PTRDIFF_MAX: the count lives in one 32-bit word that the futex, C
-  // and JavaScript share.
+  // reach PTRDIFF_MAX (natively; in wasm32 that is 2^31 - 1 as well): the
+  // count lives in one 32-bit word that the futex, C and JavaScript share.
   static_assert(LeastMaxValue >= 0 && LeastMaxValue <= Semaphore::kMax,
                 "wsync::CountingSemaphore counts in one 32-bit word, unlike std::counting_semaphore: "
                 "LeastMaxValue must be 0 .. 2^31 - 1");
