@@ -7,13 +7,13 @@ import { Worker } from "node:worker_threads";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 /**
- * The path of `file` in the wasm build's tests folder (WSYNC_WASM_BUILD_DIR,
+ * The path of `file` (relative to the wasm build: WSYNC_WASM_BUILD_DIR,
  * default build/wasm); throws with the fix if it is missing. Also turns off
  * Node's global fetch, which 3.1.6's loader would call on a file path.
  */
 export function wasmTestProgram(file) {
   const build = path.resolve(root, process.env.WSYNC_WASM_BUILD_DIR ?? "build/wasm");
-  const modulePath = path.join(build, "tests", file);
+  const modulePath = path.join(build, file);
   if (!existsSync(modulePath)) {
     throw new Error(`wsync: ${modulePath} is missing: build the wasm tree first (bash scripts/test.sh does)`);
   }

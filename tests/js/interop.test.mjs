@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { Barrier, CondVar, Latch, Mutex, Once, Semaphore, WaitGroup } from "../../js/wsync.mjs";
 import { runWorker, wasmTestProgram } from "./helpers.mjs";
 
-const modulePath = wasmTestProgram("wsync_interop.js");
+const modulePath = wasmTestProgram("tests/wsync_interop.js");
 const Module = createRequire(import.meta.url)(modulePath);
 await new Promise((resolve) => {
   if (Module.calledRun) resolve();

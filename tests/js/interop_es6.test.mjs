@@ -9,7 +9,7 @@ import path from "node:path";
 import { Mutex, Semaphore, WaitGroup } from "../../js/wsync.mjs";
 import { wasmTestProgram } from "./helpers.mjs";
 
-const modulePath = wasmTestProgram("wsync_interop_es6.mjs");
+const modulePath = wasmTestProgram("www/wsync_interop_es6.mjs");
 // 3.1.6's ES6 output still assumes CommonJS when it runs in Node (__dirname,
 // require) and looks its .wasm up by a file: URL that fs cannot open; an app
 // on 3.1.6 in Node provides these, as here. Current output needs none of it,
