@@ -2,12 +2,12 @@
 // the real serve.py: it is isolated and loads cleanly; every filter equals the
 // native build of the same C++ (examples/filter) on 1 and N threads; the page
 // keeps painting through a long run; without the headers it shows the banner.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { builtDir, launchBrowser, openPage, root, startServer, stopAll } from "./harness.mjs";
+import { builtDir, openPage, root, servedBrowser, startServer } from "./harness.mjs";
 
 const nativeBuild = path.resolve(root, process.env.WSYNC_NATIVE_BUILD_DIR ?? "build/native");
 const referenceTool = path.join(nativeBuild, "examples", "filter", "filter_reference");
@@ -20,19 +20,10 @@ function nativeReference(side) {
   return JSON.parse(execFileSync(referenceTool, [String(side), String(side), "2"], { encoding: "utf8" }));
 }
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer(builtDir("web"));
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await stopAll(); // the server, and any a failed test left running
-});
+const ctx = servedBrowser(() => builtDir("web"));
 
-async function openDemo(url = server.url) {
-  const opened = await openPage(browser, url);
+async function openDemo(url = ctx.server.url) {
+  const opened = await openPage(ctx.browser, url);
   opened.ready = await opened.page.evaluate(() => window.wsyncDemo.ready);
   return opened;
 }

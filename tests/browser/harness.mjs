@@ -1,6 +1,7 @@
 // What every browser test shares: the real dev server (serve.py) on a free
 // port, and Debian's Chromium driven by playwright-core.
 import { existsSync } from "node:fs";
+import { after, before } from "node:test";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { root, startServe, stopAll } from "../serve_process.mjs";
@@ -66,4 +67,24 @@ export async function openPage(browser, url) {
   page.on("pageerror", (e) => pageErrors.push(String(e)));
   await page.goto(url);
   return { page, consoleMessages, pageErrors };
+}
+
+/**
+ * For a test file: before its tests, serve `dir()` with serve.py and launch
+ * Chromium; after them, close both (and any server a failed test left
+ * running). Returns an object whose `server` and `browser` are set once
+ * started. `dir` is called in the before hook, so a missing build fails
+ * there with the fix.
+ */
+export function servedBrowser(dir) {
+  const ctx = { server: undefined, browser: undefined };
+  before(async () => {
+    ctx.server = await startServer(dir());
+    ctx.browser = await launchBrowser();
+  });
+  after(async () => {
+    await ctx.browser?.close();
+    await stopAll();
+  });
+  return ctx;
 }

@@ -21,7 +21,9 @@ namespace {
 
 wsync::Mutex g_mutex;
 wsync::WaitGroup g_wg;
-std::atomic<int> g_holding{0};      // 1 once the pthread holds g_mutex
+// 1 once the current hold's pthread has taken its mutex; it stays 1 after
+// the release, so a page that polls it cannot miss a short hold.
+std::atomic<int> g_hold_started{0};
 std::atomic<double> g_released{0};  // emscripten_get_now() just before the release
 int g_hold_ms;
 int g_counter;  // guarded by g_mutex, in C++ and in JS alike
@@ -29,11 +31,10 @@ int g_iterations;
 
 void* hold_mutex(void*) {
   g_mutex.lock();
-  g_holding.store(1);
+  g_hold_started.store(1);
   std::this_thread::sleep_for(std::chrono::milliseconds(g_hold_ms));
   g_released.store(emscripten_get_now());
   g_mutex.unlock();
-  g_holding.store(0);
   return nullptr;
 }
 
@@ -43,11 +44,10 @@ pthread_mutex_t g_pthread_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 void* hold_pthread_mutex(void*) {
   pthread_mutex_lock(&g_pthread_mutex);
-  g_holding.store(1);
+  g_hold_started.store(1);
   std::this_thread::sleep_for(std::chrono::milliseconds(g_hold_ms));
   g_released.store(emscripten_get_now());
   pthread_mutex_unlock(&g_pthread_mutex);
-  g_holding.store(0);
   return nullptr;
 }
 
@@ -89,13 +89,16 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE int mt_can_block() { return wsync_thread_can_block(); }
 EMSCRIPTEN_KEEPALIVE void* mt_mutex() { return &g_mutex; }
 EMSCRIPTEN_KEEPALIVE void* mt_wait_group() { return &g_wg; }
-EMSCRIPTEN_KEEPALIVE int mt_holding() { return g_holding.load(); }
+EMSCRIPTEN_KEEPALIVE int mt_hold_started() { return g_hold_started.load(); }
 EMSCRIPTEN_KEEPALIVE double mt_set_spin_us(double us) { return wsync_set_main_thread_spin_us(us); }
 EMSCRIPTEN_KEEPALIVE double mt_set_warn_ms(double ms) { return wsync_set_main_thread_warn_ms(ms); }
 EMSCRIPTEN_KEEPALIVE int mt_set_abort(int on) { return wsync_set_main_thread_abort(on != 0); }
 
-// A pthread takes the mutex and holds it for hold_ms (poll mt_holding()).
-EMSCRIPTEN_KEEPALIVE void mt_hold_mutex(int hold_ms) { start(hold_mutex, hold_ms); }
+// A pthread takes the mutex and holds it for hold_ms (poll mt_hold_started()).
+EMSCRIPTEN_KEEPALIVE void mt_hold_mutex(int hold_ms) {
+  g_hold_started.store(0);
+  start(hold_mutex, hold_ms);
+}
 
 // A pthread owes the WaitGroup one done(), after hold_ms.
 EMSCRIPTEN_KEEPALIVE void mt_owe_done(int hold_ms) {
@@ -103,7 +106,10 @@ EMSCRIPTEN_KEEPALIVE void mt_owe_done(int hold_ms) {
   start(finish_work, hold_ms);
 }
 
-EMSCRIPTEN_KEEPALIVE void mt_hold_pthread_mutex(int hold_ms) { start(hold_pthread_mutex, hold_ms); }
+EMSCRIPTEN_KEEPALIVE void mt_hold_pthread_mutex(int hold_ms) {
+  g_hold_started.store(0);
+  start(hold_pthread_mutex, hold_ms);
+}
 
 // Emscripten's pthread_mutex_lock on the main thread (it busy-waits there).
 EMSCRIPTEN_KEEPALIVE void mt_pthread_lock_sync() {

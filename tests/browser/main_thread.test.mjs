@@ -4,34 +4,25 @@
 // Asserts that the page kept painting where it must (frames kept coming, no
 // long task over 100 ms), that the spin fallback warns exactly once, and
 // prints the frame counts and the notify-to-main-thread wake latency.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { builtDir, launchBrowser, openPage, startServer, stopAll } from "./harness.mjs";
+import { builtDir, servedBrowser, startServer } from "./harness.mjs";
 
 const HOLD_MS = 1000;
 const WARNING =
   "wsync: a wait blocked the browser main thread for 100 ms; use the async API " +
   "(lock_async, wait_async, ...) or link with -sASYNCIFY";
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer(builtDir("www"));
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await stopAll(); // the server, and any a failed test left running
-});
+const ctx = servedBrowser(() => builtDir("www"));
 
 async function load(build, { withoutWaitAsync = false } = {}) {
-  const page = await browser.newPage();
+  const page = await ctx.browser.newPage();
   if (withoutWaitAsync) await page.addInitScript(() => delete Atomics.waitAsync);
   const consoleMessages = [];
   const pageErrors = [];
   page.on("console", (m) => consoleMessages.push({ type: m.type(), text: m.text() }));
   page.on("pageerror", (e) => pageErrors.push(String(e)));
-  await page.goto(`${server.url}main_thread.html?build=${build}`);
+  await page.goto(`${ctx.server.url}main_thread.html?build=${build}`);
   await page.evaluate(() => window.ready);
   return { page, consoleMessages, pageErrors };
 }
@@ -104,7 +95,7 @@ test("the abort option turns the warning into an abort with the same message", a
   assert.equal(await page.evaluate(() => Module._mt_set_abort(1)), 0, "abort is off by default");
   const outcome = await page.evaluate(async () => {
     Module._mt_hold_mutex(400);
-    while (!Module._mt_holding()) await window.sleep(1);
+    while (!Module._mt_hold_started()) await window.sleep(1);
     try {
       Module._mt_lock_sync(Infinity);
       return "returned";
@@ -249,7 +240,7 @@ test("wake latency from a pthread's notify to the main thread resuming", async (
 
 test("served without the isolation headers, a wsync program says what is missing and how to fix it", async () => {
   const plain = await startServer(builtDir("www"), ["--no-isolation"]);
-  const page = await browser.newPage();
+  const page = await ctx.browser.newPage();
   try {
     const consoleErrors = [];
     page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));

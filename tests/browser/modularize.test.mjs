@@ -1,23 +1,14 @@
 // A MODULARIZE + EXPORT_ES6 program on a page, as current apps load wasm:
 // the page imports the factory, awaits the Module and hands it to wsync.mjs
 // as it is (no EXPORTED_RUNTIME_METHODS). The program is tests/js/interop.cpp.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { builtDir, launchBrowser, openPage, startServer, stopAll } from "./harness.mjs";
+import { builtDir, openPage, servedBrowser } from "./harness.mjs";
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer(builtDir("www"));
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await stopAll();
-});
+const ctx = servedBrowser(() => builtDir("www"));
 
 test("an ES6 factory's Module on a page: the main thread awaits C++ pthreads through at(Module)", async () => {
-  const { page, pageErrors } = await openPage(browser, `${server.url}blank.html`);
+  const { page, pageErrors } = await openPage(ctx.browser, `${ctx.server.url}blank.html`);
   const outcome = await page.evaluate(async () => {
     const { default: createInterop } = await import("./wsync_interop_es6.mjs");
     const { Mutex, WaitGroup } = await import("./wsync.mjs");
