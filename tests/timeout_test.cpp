@@ -23,30 +23,24 @@ using DoubleSeconds = std::chrono::duration<double>;
 using SystemClock = std::chrono::system_clock;
 
 // User clocks that disagree with steady_clock, as [thread.req.timing] allows:
-// one that moves in 10 ms steps, one that runs at half speed. A wait until
-// their time points must not report a timeout while their own now() is
-// still short of it.
-struct CoarseClock {
+// steady_clock's time divided by kSlowdown, then rounded down to kStepMs. A
+// wait until their time points must not report a timeout while their own
+// now() is still short of it.
+template <int kSlowdown, int kStepMs>
+struct OddClock {
   using duration = std::chrono::nanoseconds;
   using rep = duration::rep;
   using period = duration::period;
-  using time_point = std::chrono::time_point<CoarseClock>;
+  using time_point = std::chrono::time_point<OddClock>;
   static constexpr bool is_steady = true;
   static time_point now() noexcept {
-    const auto t = std::chrono::steady_clock::now().time_since_epoch();
-    return time_point(std::chrono::duration_cast<duration>(t - t % 10ms));
+    const auto t = std::chrono::duration_cast<duration>(std::chrono::steady_clock::now().time_since_epoch()) / kSlowdown;
+    if constexpr (kStepMs > 0) return time_point(t - t % std::chrono::milliseconds(kStepMs));
+    return time_point(t);
   }
 };
-struct SlowClock {
-  using duration = std::chrono::nanoseconds;
-  using rep = duration::rep;
-  using period = duration::period;
-  using time_point = std::chrono::time_point<SlowClock>;
-  static constexpr bool is_steady = true;
-  static time_point now() noexcept {
-    return time_point(std::chrono::duration_cast<duration>(std::chrono::steady_clock::now().time_since_epoch()) / 2);
-  }
-};
+using CoarseClock = OddClock<1, 10>;  // moves in 10 ms steps
+using SlowClock = OddClock<2, 0>;     // runs at half speed
 
 // Each case: a primitive in a state its timed wait must wait in (pending()),
 // the wait in C++ (duration or time point) and in C (milliseconds), the

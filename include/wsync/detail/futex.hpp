@@ -104,24 +104,18 @@ class Deadline {
   int64_t ns_;
 };
 
-// A wait until `t` on the caller's own clock. `wait(Deadline)` returns bool
-// (true: done) or a std::cv_status. The deadline is mapped onto
+// A wait until `t` on the caller's own clock. `wait(Deadline)` returns true
+// when done, false on timeout. The deadline is mapped onto
 // steady_clock, which can expire while Clock::now() is still short of `t`
 // (a clock that runs slow, moves in coarse steps, or is set back); the
 // standard reports a timeout only once Clock::now() >= t
 // ([thread.req.timing]), so each timeout is checked on Clock, and the wait
 // goes on for what that clock says is left.
 template <class Clock, class Dur, class Wait>
-auto wait_until_on_clock(const std::chrono::time_point<Clock, Dur>& t, Wait&& wait) {
+bool wait_until_on_clock(const std::chrono::time_point<Clock, Dur>& t, Wait&& wait) {
   for (;;) {
-    const auto result = wait(Deadline::at(t));
-    bool timed_out;
-    if constexpr (std::is_same_v<std::decay_t<decltype(result)>, bool>) {
-      timed_out = !result;
-    } else {
-      timed_out = result == decltype(result)::timeout;
-    }
-    if (!timed_out || !(Clock::now() < t)) return result;
+    if (wait(Deadline::at(t))) return true;
+    if (!(Clock::now() < t)) return false;
   }
 }
 
