@@ -16,6 +16,8 @@ export type WasmMemoryLike = EmscriptenModuleWithWsync | WebAssembly.Memory | Sh
 export interface Options {
   /** How long the async forms spin before awaiting, in microseconds (default 50). */
   spinMicros: number;
+  /** How long a Mutex waiter sleeps before the next unlock hands it the lock, in microseconds (default 1000). */
+  handoffAfterMicros: number;
 }
 
 /** Sets options; returns the options now in force. */
@@ -45,7 +47,7 @@ export function threadSupportProblem(): ThreadSupportProblem | null;
  */
 export type TimeoutMs = number;
 
-/** Drepper's three-state futex mutex on one Int32Array element: 0 unlocked, 1 locked, 2 contended. */
+/** A futex mutex on one Int32Array element (states: include/wsync/mutex.hpp): 0 unlocked, 1 locked, 2 contended, 3 a waiter asks for the handoff, 4 handed off. */
 export class Mutex {
   static readonly NUMINTS: 1;
   /** Stores the unlocked state at i32[index]; returns index. */

@@ -30,10 +30,12 @@
 
 // ---------------------------------------------------------------- states --
 
-// Mutex (docs/abi.md).
+// Mutex (the state table: include/wsync/mutex.hpp).
 const UNLOCKED = 0; // free
 const LOCKED = 1; // held, nobody sleeps on the word
 const CONTENDED = 2; // held, sleepers possible
+const STARVING = 3; // held, a sleeper past the bound asks for the next unlock
+const HANDOFF = 4; // free for a sleeper only
 
 // WaitGroup, Latch and the Barrier's phase word: bit 31 WAITERS (sleepers
 // possible), bits 30..0 the counter or the phase number.
@@ -51,20 +53,28 @@ const SPIN_LIMIT = 100; // load-only spins before a blocking agent sleeps
 const options = {
   // Time the async forms spin before they await, in microseconds.
   spinMicros: 50,
+  // How long a Mutex waiter sleeps before it asks the next unlock to hand it
+  // the lock, in microseconds (C: wsync_set_handoff_after_us, per program).
+  handoffAfterMicros: 1000,
 };
 
-/** Sets run-time options: `{ spinMicros }` (async spin budget, microseconds). */
+/**
+ * Sets run-time options: `{ spinMicros }` (async spin budget, microseconds),
+ * `{ handoffAfterMicros }` (a Mutex waiter's wait before it asks for the handoff).
+ */
 export function configure(next) {
   if (next === null || typeof next !== "object") {
     throw new TypeError("wsync: configure() needs an options object");
   }
-  if ("spinMicros" in next) {
-    const v = next.spinMicros;
+  for (const name of ["spinMicros", "handoffAfterMicros"]) {
+    if (!(name in next)) continue;
+    const v = next[name];
     if (typeof v !== "number" || !(v >= 0) || !Number.isFinite(v)) {
-      throw new RangeError(`wsync: spinMicros must be a finite number >= 0, got ${describe(v)}`);
+      throw new RangeError(`wsync: ${name} must be a finite number >= 0, got ${describe(v)}`);
     }
-    options.spinMicros = v;
   }
+  if ("spinMicros" in next) options.spinMicros = next.spinMicros;
+  if ("handoffAfterMicros" in next) options.handoffAfterMicros = next.handoffAfterMicros;
   return { ...options };
 }
 
@@ -354,35 +364,84 @@ async function pollAsync(i32, index, expected, deadline) {
 
 // --------------------------------------------------------------- waiters --
 
-// Drepper's "take 3" lock loop (src/mutex_waiter.hpp). `contended`: take the
-// mutex only through the CONTENDED path, as after a sleep (CondVar's relock,
-// so waiters woken together queue on the mutex instead of spinning on it).
+// The Mutex lock loop (src/mutex_waiter.hpp; the states and their rules:
+// include/wsync/mutex.hpp). `contended`: take the mutex only as CONTENDED, as
+// after a sleep (CondVar's relock, so waiters woken together queue on the
+// mutex instead of spinning on it).
 class MutexWaiter {
   constructor(i32, index, deadline, contended = false) {
     this.i32 = i32;
     this.index = index;
     this.deadline = deadline;
-    this.slept = contended;
+    this.asContended = contended;
+    this.sleptSince = -1; // performance.now() of the first sleep; -1 before it
   }
   attempt(spin) {
     const { i32, index } = this;
-    // Spin while LOCKED with no sleepers; stop at once on UNLOCKED or CONTENDED.
+    // Spin while LOCKED with no sleepers; stop at once on any other value.
     let s = spin.whileEqual(i32, index, LOCKED);
-    // Free and we never slept: take it without marking contention. Once we
-    // have slept we must not: other sleepers may remain, and only a
-    // CONTENDED word makes their next unlock wake one.
-    if (!this.slept && s === UNLOCKED) {
-      s = Atomics.compareExchange(i32, index, UNLOCKED, LOCKED);
-      if (s === UNLOCKED) return DONE_OK;
+    for (;;) {
+      let next;
+      switch (s) {
+        case UNLOCKED: {
+          // Taken as LOCKED only by a waiter that never slept: other sleepers
+          // may remain, and only a CONTENDED word makes their unlock wake one.
+          const held = this.sleptSince >= 0 || this.asContended ? CONTENDED : LOCKED;
+          s = Atomics.compareExchange(i32, index, UNLOCKED, held);
+          if (s === UNLOCKED) return DONE_OK;
+          continue;
+        }
+        case HANDOFF:
+          // Released to the sleepers: ours if we are one; else as good as held.
+          if (this.sleptSince < 0) return this.sleepWhile(HANDOFF);
+          if ((s = this.takeHandoff()) === HANDOFF) return DONE_OK;
+          continue;
+        case LOCKED:
+        case CONTENDED:
+          next = this.starving() ? STARVING : CONTENDED;
+          break;
+        case STARVING:
+          next = STARVING; // asked already; the handoff goes to a sleeper
+          break;
+        default:
+          throw mutexStateError(s);
+      }
+      // Announce a sleeper (and maybe the request); sleep while it holds.
+      if (s !== next) {
+        const seen = Atomics.compareExchange(i32, index, s, next);
+        if (seen !== s) {
+          s = seen;
+          continue;
+        }
+      }
+      return this.sleepWhile(next);
     }
-    if (s < UNLOCKED || s > CONTENDED) throw mutexStateError(s);
-    // Announce a sleeper; a swap that finds the mutex free owns it.
-    if (s !== CONTENDED && Atomics.exchange(i32, index, CONTENDED) === UNLOCKED) return DONE_OK;
-    this.slept = true;
-    return sleepWhile(i32, index, CONTENDED); // every unlock stores UNLOCKED first
   }
+  // A timed-out sleep consumed no wake; but a handoff may be waiting with
+  // nobody else to take it, or the request pending may be ours.
   onTimeout() {
-    return DONE_FAILED;
+    const { i32, index } = this;
+    let s = Atomics.load(i32, index);
+    for (;;) {
+      if (s === HANDOFF) {
+        if ((s = this.takeHandoff()) === HANDOFF) return DONE_OK;
+      } else if (s === STARVING && this.starving()) {
+        if ((s = Atomics.compareExchange(i32, index, STARVING, CONTENDED)) === STARVING) return DONE_FAILED;
+      } else {
+        return DONE_FAILED;
+      }
+    }
+  }
+  // As CONTENDED if past the bound; else the request (someone else's) stands.
+  takeHandoff() {
+    return Atomics.compareExchange(this.i32, this.index, HANDOFF, this.starving() ? CONTENDED : STARVING);
+  }
+  starving() {
+    return this.sleptSince >= 0 && (now() - this.sleptSince) * 1000 >= options.handoffAfterMicros;
+  }
+  sleepWhile(value) {
+    if (this.sleptSince < 0) this.sleptSince = now();
+    return sleepWhile(this.i32, this.index, value);
   }
 }
 
@@ -542,7 +601,7 @@ function mutexStateError(state) {
   return new Error(`wsync: corrupted Mutex word (${state})`);
 }
 
-/** A three-state futex mutex on one Int32Array element (docs/abi.md). */
+/** A futex mutex on one Int32Array element, with a handoff to a waiter past the bound (include/wsync/mutex.hpp). */
 export class Mutex extends Words {
   /** Takes the mutex if it is free; never waits. */
   tryLock() {
@@ -567,17 +626,25 @@ export class Mutex extends Words {
   /** Releases the mutex; throws if it was not locked (and then changes nothing). */
   unlock() {
     const { i32, index } = this;
-    const previous = Atomics.compareExchange(i32, index, LOCKED, UNLOCKED);
-    if (previous === LOCKED) return;
-    if (previous === CONTENDED) {
-      // Only the owner moves the word out of CONTENDED (sleepers swap 2 for
-      // 2), so a plain store releases; then wake one possible sleeper.
-      Atomics.store(i32, index, UNLOCKED);
-      Atomics.notify(i32, index, 1);
-      return;
+    // LOCKED: just free it. CONTENDED: free it and wake one. STARVING: hand
+    // it to a sleeper. A sleeper may turn CONTENDED into STARVING meanwhile:
+    // CAS, and retry with what it found.
+    let s = LOCKED;
+    for (;;) {
+      if (s === LOCKED || s === CONTENDED || s === STARVING) {
+        const next = s === STARVING ? HANDOFF : UNLOCKED;
+        const seen = Atomics.compareExchange(i32, index, s, next);
+        if (seen === s) {
+          if (s !== LOCKED) Atomics.notify(i32, index, 1);
+          return;
+        }
+        s = seen;
+      } else if (s === UNLOCKED || s === HANDOFF) {
+        throw new Error("wsync: unlock of unlocked Mutex");
+      } else {
+        throw mutexStateError(s);
+      }
     }
-    if (previous === UNLOCKED) throw new Error("wsync: unlock of unlocked Mutex");
-    throw mutexStateError(previous);
   }
 }
 

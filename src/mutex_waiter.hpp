@@ -1,5 +1,6 @@
-// The Mutex slow path as a waiter (src/waiter.hpp): Drepper's "take 3" lock
-// loop, run by lock(), the timed locks, lock_async and CondVar's relock.
+// The Mutex slow path as a waiter (src/waiter.hpp): the lock loop of the
+// state table in include/wsync/mutex.hpp, run by lock(), the timed locks,
+// lock_async and CondVar's relock.
 #pragma once
 
 #include "waiter.hpp"
@@ -8,47 +9,112 @@
 namespace wsync {
 namespace detail {
 
+// How long a sleeper waits before it asks the next unlock for a handoff, in
+// nanoseconds (wsync_set_handoff_after_us, src/tuning.cpp).
+int64_t handoff_after_ns() noexcept;
+
 class MutexWaiter {
  public:
-  // `contended`: take the mutex only through the CONTENDED path, as after a
-  // sleep. CondVar's relock does this, so that waiters woken together by
+  // `as_contended`: take the mutex only as CONTENDED, as after a sleep.
+  // CondVar's relock does this, so that waiters woken together by
   // notify_all queue on the mutex word instead of all spinning on it.
-  MutexWaiter(std::atomic<uint32_t>& state, Deadline deadline, bool contended = false) noexcept
-      : state_(state), deadline_(deadline), slept_(contended) {}
+  MutexWaiter(std::atomic<uint32_t>& state, Deadline deadline, bool as_contended = false) noexcept
+      : state_(state), deadline_(deadline), as_contended_(as_contended) {}
 
   Step attempt(Spinner& spin) noexcept {
-    // Spin while LOCKED with no sleepers; stop at once on UNLOCKED (try to
-    // take it) or CONTENDED (others already sleep: spinning only delays us).
+    // Spin while LOCKED with no sleepers; stop at once on any other value:
+    // free (take it), or others already sleep (spinning only delays us).
     uint32_t s = spin.while_equal(state_, Mutex::kLocked);
-    // Free, and we never slept: take it the cheap way, without marking
-    // contention. Acquire pairs with unlock()'s release; on failure s gets
-    // the new state. Once we have slept we must not: other sleepers may
-    // remain, and only a CONTENDED word makes their next unlock wake one.
-    if (!slept_ && s == Mutex::kUnlocked &&
-        state_.compare_exchange_strong(s, Mutex::kLocked, std::memory_order_acquire,
-                                       std::memory_order_relaxed)) {
-      return Step::done(true);
+    for (;;) {
+      uint32_t next;
+      switch (s) {
+        case Mutex::kUnlocked:
+          // Free. Taken as LOCKED only by a waiter that never slept: once
+          // we have slept, other sleepers may remain, and only a CONTENDED
+          // word makes the next unlock wake one.
+          if (take(s, slept() || as_contended_ ? Mutex::kContended : Mutex::kLocked)) return Step::done(true);
+          continue;
+        case Mutex::kHandoff:
+          // Released to the sleepers: ours if we are one. Otherwise it is
+          // as good as held; sleep, and be a sleeper from now on.
+          if (slept()) {
+            if (take_handoff(s)) return Step::done(true);
+            continue;
+          }
+          return sleep_while(s);
+        case Mutex::kLocked:
+        case Mutex::kContended:
+          next = starving() ? Mutex::kStarving : Mutex::kContended;
+          break;
+        case Mutex::kStarving:
+          next = s;  // someone asked already; the handoff goes to a sleeper
+          break;
+        default:
+          fatal("wsync: corrupted Mutex word");
+      }
+      // Announce a sleeper (and maybe the request), then sleep while the
+      // word holds it: every unlock changes it first. Relaxed: nothing is
+      // acquired here; a CAS failure re-reads the state.
+      if (s != next && !state_.compare_exchange_strong(s, next, std::memory_order_relaxed)) continue;
+      return sleep_while(next);
     }
-    if (s > Mutex::kContended) fatal("wsync: corrupted Mutex word");
-    // Announce a sleeper by storing CONTENDED. A swap that finds the mutex
-    // free owns it, leaving CONTENDED behind (there may be other sleepers:
-    // at most one needless wake). Acquire: pairs with unlock()'s release.
-    if (s != Mutex::kContended &&
-        state_.exchange(Mutex::kContended, std::memory_order_acquire) == Mutex::kUnlocked) {
-      return Step::done(true);
-    }
-    // Sleep while CONTENDED; every unlock stores UNLOCKED first.
-    slept_ = true;
-    return Step::sleep_while(state_, Mutex::kContended);
   }
 
-  Step on_timeout() noexcept { return Step::done(false); }
+  // A sleep timed out, so it consumed no wake. But a handoff may be waiting
+  // with nobody else to take it, or the request pending may be ours.
+  Step on_timeout() noexcept {
+    uint32_t s = state_.load(std::memory_order_relaxed);
+    for (;;) {
+      if (s == Mutex::kHandoff) {
+        if (take_handoff(s)) return Step::done(true);
+      } else if (s == Mutex::kStarving && starving()) {
+        // Withdraw the request: it may be ours, and a HANDOFF must always
+        // have a taker. Another starving sleeper asks again when it wakes.
+        if (state_.compare_exchange_strong(s, Mutex::kContended, std::memory_order_relaxed)) {
+          return Step::done(false);
+        }
+      } else {
+        return Step::done(false);
+      }
+    }
+  }
+
   Deadline deadline() const noexcept { return deadline_; }
 
  private:
+  // Acquire: pairs with the unlock's release that left `expected` behind.
+  bool take(uint32_t& expected, uint32_t held) noexcept {
+    return state_.compare_exchange_strong(expected, held, std::memory_order_acquire,
+                                          std::memory_order_relaxed);
+  }
+
+  // The handoff answers the request of a sleeper past the bound. One that
+  // is not (so not the one that asked) takes it as STARVING: the request
+  // stands, and the next unlock hands off again, until the lock reaches a
+  // sleeper that waited that long. Only then does the word go back to
+  // CONTENDED. (Without it, sleepers woken ahead of the one that asked
+  // could use up its request, one after another.)
+  bool take_handoff(uint32_t& expected) noexcept {
+    return take(expected, starving() ? Mutex::kContended : Mutex::kStarving);
+  }
+
+  bool slept() const noexcept { return slept_since_ns_ != 0; }
+
+  // Past the handoff bound, counted from the first sleep. The clock is read
+  // only here, before a sleep: a wait that the spin ends costs no clock read.
+  bool starving() const noexcept {
+    return slept() && Deadline::now_ns() - slept_since_ns_ >= handoff_after_ns();
+  }
+
+  Step sleep_while(uint32_t value) noexcept {
+    if (!slept()) slept_since_ns_ = Deadline::now_ns() | 1;  // never 0: 0 is "not yet"
+    return Step::sleep_while(state_, value);
+  }
+
   std::atomic<uint32_t>& state_;
   Deadline deadline_;
-  bool slept_;
+  bool as_contended_;
+  int64_t slept_since_ns_ = 0;  // steady-clock ns of the first sleep; 0 before it
 };
 
 }  // namespace detail

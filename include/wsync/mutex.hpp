@@ -1,4 +1,4 @@
-// wsync/mutex.hpp: a three-state futex mutex on one 32-bit word.
+// wsync/mutex.hpp: a futex mutex on one 32-bit word, barging but never starving a waiter.
 //
 // Synopsis
 //   class wsync::Mutex {                       // Lockable, TimedLockable
@@ -11,29 +11,44 @@
 //   };
 //
 // The algorithm is "Mutex, take 3" from Ulrich Drepper, "Futexes Are Tricky"
-// (2011). The word has three states:
+// (2011), with a handoff for waiters that wait too long, as in Go's
+// starvation mode and WebKit's fair unlock. The word has five states:
 //
-//   | value | name      | meaning                                         |
-//   |-------|-----------|-------------------------------------------------|
-//   | 0     | UNLOCKED  | free                                            |
-//   | 1     | LOCKED    | held, and nobody sleeps on the word             |
-//   | 2     | CONTENDED | held, and other agents may be sleeping on it    |
+//   | value | name      | meaning                                            |
+//   |-------|-----------|----------------------------------------------------|
+//   | 0     | UNLOCKED  | free                                               |
+//   | 1     | LOCKED    | held, and nobody sleeps on the word                |
+//   | 2     | CONTENDED | held, and other agents may be sleeping on it       |
+//   | 3     | STARVING  | CONTENDED, and a sleeper has waited past the bound |
+//   | 4     | HANDOFF   | released to the sleepers: only one may take it     |
 //
-//   lock:   0 -> 1 by CAS (fast path); otherwise spin briefly (loads only),
-//           then swap in 2 and sleep while the word is 2. A swap that returns
-//           0 acquires the lock (leaving 2: there may be other sleepers).
-//           After a sleep only the swap may take it, never the 0 -> 1 CAS.
-//   unlock: swap in 0; only if the old value was 2, wake one sleeper.
-//           Old value 0 is misuse ("wsync: unlock of unlocked Mutex"),
-//           any value above 2 is a corrupted word; both abort.
+//   lock:   0 -> 1 by CAS (fast path). Otherwise spin briefly (loads only)
+//           while 1, then CAS the word to 2 and sleep while it holds what
+//           was stored or seen. Before each sleep but the first, a waiter
+//           that has slept longer than the handoff bound (wsync/tuning.h,
+//           1 ms) stores 3 instead: the request. Having slept, it takes 0
+//           as 2 (there may be other sleepers), never as 1, and 4 as 2 if
+//           it is past the bound itself, else as 3 (it is not the one that
+//           asked, so the request stands). One that has not slept takes 0
+//           as 1 and treats 4 as held.
+//   unlock: CAS 1 -> 0 (fast path); else 2 -> 0 and wake one, or 3 -> 4 and
+//           wake one: the lock passes to a sleeper, and no thread arriving
+//           meanwhile can take it. 0 or 4 is misuse ("wsync: unlock of
+//           unlocked Mutex"), a value above 4 a corrupted word; both abort
+//           and leave the word as it was.
+//   timeout: a timed wait that times out takes a 4 it finds (as above), and
+//           if it is past the bound turns a 3 back into 2 (the request may
+//           be its own). So a 3 or 4 always has a sleeper that will take it.
 //
 // Guarantees
 //   - Mutual exclusion, and an unlock() synchronizes with the lock() (or
 //     successful try_lock*) that next acquires the mutex: everything done
 //     inside one critical section is visible in the next.
-//   - No fairness: a running thread may take the lock ahead of a sleeper that
-//     was just woken ("barging"). It maximizes throughput; a sleeper that
-//     loses simply sleeps again.
+//   - Barging, bounded: a running thread may take the lock ahead of a
+//     sleeper that was just woken, which maximizes throughput; but once a
+//     sleeper has waited longer than the bound, the next unlock hands the
+//     lock to a sleeper, and the futex wakes the longest-waiting first (FIFO
+//     in wasm, and on Linux among threads of one priority).
 //   - Timed waits use an absolute deadline and never return early.
 //
 // Where it may be called
@@ -67,6 +82,8 @@ class Mutex {
   static constexpr uint32_t kUnlocked = 0;   // free
   static constexpr uint32_t kLocked = 1;     // held, no sleepers
   static constexpr uint32_t kContended = 2;  // held, sleepers possible
+  static constexpr uint32_t kStarving = 3;   // held, a sleeper asks for the next unlock
+  static constexpr uint32_t kHandoff = 4;    // free for a sleeper only
 
   constexpr Mutex() noexcept = default;
   Mutex(const Mutex&) = delete;
@@ -100,9 +117,15 @@ class Mutex {
   }
 
   void unlock() noexcept {
-    // Release: publishes the critical section to the next acquirer.
-    const uint32_t previous = state_.exchange(kUnlocked, std::memory_order_release);
-    if (previous != kLocked) unlock_slow(previous);
+    // A CAS, not a swap: a swap would store 0 over STARVING, where a thread
+    // arriving could take the lock before the handoff. Release: publishes
+    // the critical section to the next acquirer. On failure the value seen
+    // only picks the slow path, which CASes again.
+    uint32_t previous = kLocked;
+    if (!state_.compare_exchange_strong(previous, kUnlocked, std::memory_order_release,
+                                        std::memory_order_relaxed)) {
+      unlock_slow(previous);
+    }
   }
 
 #ifdef __EMSCRIPTEN__
@@ -121,12 +144,12 @@ class Mutex {
  private:
   friend class CondVar;
 
-  // Out of line and cold: spin, then sleep (src/mutex_waiter.hpp). Returns
-  // false only on timeout. `as_contended`: take it only as CONTENDED, as a
-  // sleeper would (CondVar's relock after a wait).
+  // Out of line: spin, then sleep (src/mutex_waiter.hpp). Returns false
+  // only on timeout. `as_contended`: take it only as CONTENDED, as a sleeper
+  // would (CondVar's relock after a wait).
   bool lock_contended(detail::Deadline deadline, bool as_contended = false) noexcept;
-  // previous == kContended: wake one sleeper; anything else is misuse.
-  void unlock_slow(uint32_t previous) noexcept;
+  // The word was not LOCKED: release it to the sleepers, or report misuse.
+  void unlock_slow(uint32_t seen) noexcept;
 
   std::atomic<uint32_t> state_{kUnlocked};
 };

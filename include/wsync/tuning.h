@@ -23,6 +23,15 @@ extern "C" {
  * (The browser main thread spins by time instead: wsync/main_thread.h.) */
 int wsync_set_spin_limit(int pauses);
 
+/* How long a Mutex waiter sleeps before the next unlock hands the lock to a
+ * sleeper instead of letting a running thread take it, in microseconds:
+ * 1000 by default (Go's sync.Mutex switches to handoff after 1 ms too).
+ * Smaller gives fairer, slower locking under contention; 0 asks for a
+ * handoff from the second sleep on. Counted from a waiter's first sleep
+ * (include/wsync/mutex.hpp). A negative value is ignored. Returns the
+ * previous value. (JavaScript: configure({ handoffAfterMicros }).) */
+int wsync_set_handoff_after_us(int microseconds);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

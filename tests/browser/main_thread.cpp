@@ -68,6 +68,21 @@ void* increment(void*) {
   return nullptr;
 }
 
+// Go's fairness holder: lock, count, 100 us inside, unlock, relock at once,
+// until g_relocking is cleared.
+std::atomic<bool> g_relocking{false};
+std::atomic<int> g_relocks{0};
+
+void* relock(void*) {
+  while (g_relocking.load()) {
+    g_mutex.lock();
+    g_relocks.fetch_add(1);
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+    g_mutex.unlock();
+  }
+  return nullptr;
+}
+
 void start(void* (*body)(void*), int hold_ms) {
   g_hold_ms = hold_ms;
   pthread_t t;
@@ -99,6 +114,15 @@ EMSCRIPTEN_KEEPALIVE void mt_hold_mutex(int hold_ms) {
   g_hold_started.store(0);
   start(hold_mutex, hold_ms);
 }
+
+// A pthread relocks the mutex at once in a loop (mt_relocks() counts its
+// acquisitions) until mt_stop_relocking().
+EMSCRIPTEN_KEEPALIVE void mt_start_relocking() {
+  g_relocking.store(true);
+  start(relock, 0);
+}
+EMSCRIPTEN_KEEPALIVE void mt_stop_relocking() { g_relocking.store(false); }
+EMSCRIPTEN_KEEPALIVE int mt_relocks() { return g_relocks.load(); }
 
 // A pthread owes the WaitGroup one done(), after hold_ms.
 EMSCRIPTEN_KEEPALIVE void mt_owe_done(int hold_ms) {

@@ -72,6 +72,24 @@ test("Asyncify: blocking lock() and wait() suspend and keep the page painting", 
   await page.close();
 });
 
+// Go's fairness scenario with the browser main thread as the waiter: without
+// the handoff it lost to the pthread's relock for seconds. Asserted with a
+// margin for a loaded machine (a relock takes about 100 us; the handoff comes
+// after about 1 ms, then a waitAsync wake of the main thread).
+test("the main thread gets the Mutex within the handoff bound from a pthread that relocks at once", async (t) => {
+  for (const [build, how] of [["plain", "lock_async"], ["asyncify", "lock_suspend"]]) {
+    const { page, pageErrors } = await load(build);
+    const round = await page.evaluate((h) => window.relockingHolderRounds(h), how);
+    t.diagnostic(`${how}: 10 acquisitions in ${round.total.toFixed(1)} ms, longest ${round.longest.toFixed(2)} ms, ` +
+      `at most ${round.mostRelocks} relocks during one wait`);
+    assert.equal(round.allOk, true);
+    assert.ok(round.mostRelocks <= 300, `${how}: the pthread relocked ${round.mostRelocks} times during one wait`);
+    assert.ok(round.total < 2000, `${how}: 10 acquisitions took ${round.total} ms`);
+    assert.deepEqual(pageErrors, []);
+    await page.close();
+  }
+});
+
 test("without Asyncify a blocking wait spins, and warns exactly once", async () => {
   const { page, consoleMessages, pageErrors } = await load("plain");
   const lock = await scenario(page, "lock_spin", { holdMs: HOLD_MS });

@@ -166,8 +166,8 @@ test("words in no state are reported, never waited on, and left as found", async
   };
 
   const m = new Mutex(i32, 0);
-  await expectCorrupted(() => (i32[0] = 3), [() => m.lock(), () => m.lockAsync(), () => m.unlock(), () => m.lock(10)],
-    "wsync: corrupted Mutex word (3)");
+  await expectCorrupted(() => (i32[0] = 5), [() => m.lock(), () => m.lockAsync(), () => m.unlock(), () => m.lock(10)],
+    "wsync: corrupted Mutex word (5)");
   await expectCorrupted(() => (i32[0] = -1), [() => m.lock(), () => m.unlock()], "wsync: corrupted Mutex word (-1)");
 
   const once = new Once(i32, 0);

@@ -36,3 +36,30 @@ export function runWorker(job, buffer, args) {
 export function sharedInts(n) {
   return new Int32Array(new SharedArrayBuffer(4 * n));
 }
+
+/**
+ * Go's fairness scenario from the waiter's side (tests/mutex_test.cpp has
+ * the C++ one): while a holder relocks `mutex` at once in a loop, counting
+ * its acquisitions in i32[countIndex], sleep 100 us and then lock, 10 times,
+ * with `how` "lock" (blocking) or "lockAsync". Returns the total and the
+ * longest wait (ms) and the most holder acquisitions during one wait.
+ */
+export async function relockingHolderRound(mutex, i32, countIndex, how) {
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  let total = 0;
+  let longest = 0;
+  let mostBypasses = 0;
+  for (let i = 0; i < 10; ++i) {
+    Atomics.wait(nap, 0, 0, 0.1);
+    const before = Atomics.load(i32, countIndex);
+    const start = performance.now();
+    if (how === "lock") mutex.lock();
+    else await mutex.lockAsync();
+    const waited = performance.now() - start;
+    mostBypasses = Math.max(mostBypasses, Atomics.load(i32, countIndex) - before);
+    mutex.unlock();
+    total += waited;
+    longest = Math.max(longest, waited);
+  }
+  return { total, longest, mostBypasses };
+}

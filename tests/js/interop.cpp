@@ -152,6 +152,25 @@ EMSCRIPTEN_KEEPALIVE void interop_once_callers(int threads, int run_ms) {
   }
 }
 
+// Go's fairness holder on g_mutex: lock, count, 100 us inside, unlock,
+// relock at once, until interop_stop_relocking(); done() on g_wg at the end.
+std::atomic<int> g_relocks{0};
+std::atomic<bool> g_stop_relocking{false};
+
+EMSCRIPTEN_KEEPALIVE void interop_relocking_holder() {
+  g_stop_relocking = false;
+  later(0, [] {
+    while (!g_stop_relocking.load()) {
+      g_mutex.lock();
+      g_relocks.fetch_add(1);
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+      g_mutex.unlock();
+    }
+  });
+}
+EMSCRIPTEN_KEEPALIVE void* interop_relocks() { return &g_relocks; }
+EMSCRIPTEN_KEEPALIVE void interop_stop_relocking() { g_stop_relocking = true; }
+
 EMSCRIPTEN_KEEPALIVE void* interop_wait_group() { return &g_wg; }
 EMSCRIPTEN_KEEPALIVE void* interop_mutex() { return &g_mutex; }
 EMSCRIPTEN_KEEPALIVE void* interop_counter() { return &g_counter; }

@@ -6,7 +6,7 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { Barrier, CondVar, Latch, Mutex, Once, Semaphore, WaitGroup } from "../../js/wsync.mjs";
-import { runWorker, wasmTestProgram } from "./helpers.mjs";
+import { relockingHolderRound, runWorker, wasmTestProgram } from "./helpers.mjs";
 
 const modulePath = wasmTestProgram("tests/wsync_interop.js");
 const Module = createRequire(import.meta.url)(modulePath);
@@ -53,6 +53,26 @@ test("JS workers and C++ pthreads keep one exact count under one Mutex", async (
   assert.equal(await wg.waitAsync(30_000), true);
   assert.equal(heap[counterPtr >> 2], 7 * iterations);
   assert.equal(heap[mutexPtr >> 2], 0, "Mutex back to UNLOCKED");
+});
+
+// A JS waiter and a C++ holder on one word follow one protocol: the JS
+// waiter's request makes the C++ unlock hand the lock over (the bound as in
+// tests/js/mutex.test.mjs).
+test("a JS waiter gets a C++ Mutex within the handoff bound from a pthread that relocks at once", async (t) => {
+  const m = Mutex.at(Module, Module._interop_mutex());
+  const count = Module._interop_relocks() >> 2;
+  Module._interop_relocking_holder();
+  while (Atomics.load(heap, count) === 0) await new Promise((r) => setTimeout(r, 1));
+  for (const how of ["lock", "lockAsync"]) {
+    const round = await relockingHolderRound(m, heap, count, how);
+    t.diagnostic(`${how}: 10 acquisitions in ${round.total.toFixed(1)} ms, longest ${round.longest.toFixed(2)} ms, ` +
+      `at most ${round.mostBypasses} relocks during one wait`);
+    assert.ok(round.mostBypasses <= 300, `the pthread relocked ${round.mostBypasses} times during one wait`);
+    assert.ok(round.total < 2000, `10 acquisitions took ${round.total} ms`);
+  }
+  Module._interop_stop_relocking();
+  assert.equal(await WaitGroup.at(Module, Module._interop_wait_group()).waitAsync(30_000), true);
+  assert.equal(heap[Module._interop_mutex() >> 2], 0);
 });
 
 test("a JS timed wait on a C++ WaitGroup times out while the pthreads work", async () => {

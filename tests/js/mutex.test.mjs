@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Mutex, canBlock, configure } from "../../js/wsync.mjs";
 import { Worker } from "node:worker_threads";
-import { runWorker, sharedInts } from "./helpers.mjs";
+import { relockingHolderRound, runWorker, sharedInts } from "./helpers.mjs";
 
 test("Node's main thread may block", () => {
   assert.equal(canBlock(), true);
@@ -157,6 +157,37 @@ test("misuse and bad arguments throw exact errors and change nothing", async () 
     message: "wsync: spinMicros must be a finite number >= 0, got -1",
   });
   assert.deepEqual(i32, sharedInts(4), "no word was touched");
+});
+
+// Go's fairness scenario: without the handoff the waiter lost to the
+// worker's relock for seconds. The bound is asserted with a margin for a
+// loaded machine: at most 300 relocks during one wait (about 10 expected: 1 ms
+// over 100 us), the 10 acquisitions under 2 s (about 15 ms expected).
+test("a waiter gets the Mutex within the handoff bound from a worker that relocks at once", async (t) => {
+  const i32 = sharedInts(3); // mutex, stop, the holder's count
+  const holder = runWorker("relock", i32.buffer, { mutexIndex: 0, stopIndex: 1, countIndex: 2 });
+  while (Atomics.load(i32, 2) === 0) await new Promise((r) => setTimeout(r, 1));
+  const m = new Mutex(i32, 0);
+  for (const how of ["lock", "lockAsync", "lock", "lockAsync"]) {
+    const round = await relockingHolderRound(m, i32, 2, how);
+    t.diagnostic(`${how}: 10 acquisitions in ${round.total.toFixed(1)} ms, longest ${round.longest.toFixed(2)} ms, ` +
+      `at most ${round.mostBypasses} relocks during one wait`);
+    assert.ok(round.mostBypasses <= 300, `the holder relocked ${round.mostBypasses} times during one wait`);
+    assert.ok(round.total < 2000, `10 acquisitions took ${round.total} ms`);
+  }
+  Atomics.store(i32, 1, 1);
+  await holder;
+  assert.equal(i32[0], 0);
+});
+
+test("handoffAfterMicros is an option, checked like spinMicros", () => {
+  assert.equal(configure({}).handoffAfterMicros, 1000, "the default: 1 ms, as in C++ and Go");
+  assert.equal(configure({ handoffAfterMicros: 0 }).handoffAfterMicros, 0);
+  assert.throws(() => configure({ handoffAfterMicros: NaN, spinMicros: 5 }), {
+    message: "wsync: handoffAfterMicros must be a finite number >= 0, got NaN",
+  });
+  assert.equal(configure({}).spinMicros, 50, "a refused call changes nothing");
+  configure({ handoffAfterMicros: 1000 });
 });
 
 test("Mutex.at addresses a word by byte offset in any view of the memory", () => {

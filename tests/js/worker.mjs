@@ -34,6 +34,17 @@ const jobs = {
     Atomics.wait(i32, flagIndex, 1, ms); // sleep while holding
     m.unlock();
   },
+  // Go's fairness holder: lock, count, 100 us inside, unlock, relock at once,
+  // until i32[stopIndex] is set.
+  relock({ mutexIndex, stopIndex, countIndex }) {
+    const m = new Mutex(i32, mutexIndex);
+    while (Atomics.load(i32, stopIndex) === 0) {
+      m.lock();
+      Atomics.add(i32, countIndex, 1);
+      Atomics.wait(i32, stopIndex, 0, 0.1);
+      m.unlock();
+    }
+  },
   // The seed's pattern: write input^power to dest, then done().
   power({ wgIndex, input, power, dest }) {
     i32[dest] = input ** power;

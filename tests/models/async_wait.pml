@@ -15,10 +15,16 @@
  * Checked: mutual exclusion, no invalid end state (the blocking waiter
  * asleep on a free mutex: a wake lost to the timed waiter), and progress
  * (no cycle in which nobody gets anywhere).
+ * Every agent may wait past the handoff bound, so a timeout also meets the
+ * handoff states: on_timeout() takes a HANDOFF and withdraws its request.
+ *
  * Seeded bugs: -DBUG_GIVE_UP_AFTER_WAKE, a woken wait whose deadline passed
  * gives up without attempting, swallowing the wake meant for the other
  * waiter (an invalid end state); -DBUG_NOT_EQUAL_WAITS_AGAIN, a driver that
- * takes an immediate "not-equal" for "wait again" (a non-progress cycle). */
+ * takes an immediate "not-equal" for "wait again" (a non-progress cycle);
+ * -DBUG_TIMEOUT_KEEPS_REQUEST (mutex_ops.pml), a timed wait leaves its
+ * request behind, and the next unlock hands off to nobody (an invalid end
+ * state: the others asleep on HANDOFF). */
 #include "futex.pml"
 
 byte word = 0;
@@ -50,8 +56,8 @@ inline critical_section() {
 }
 
 active proctype Holder() {
-  byte round, s, previous;
-  bit slept, got;
+  byte round, s, previous, expect;
+  bit slept, got, stored, starving, may_starve = 1;
   for (round : 1 .. 2) {
     mutex_lock();
     critical_section();
@@ -60,17 +66,18 @@ active proctype Holder() {
 }
 
 active proctype Blocking() {
-  byte s, previous;
-  bit slept, got;
+  byte s, previous, expect;
+  bit slept, got, stored, starving, may_starve = 1;
   mutex_lock();
   critical_section();
   mutex_unlock()
 }
 
 active proctype Timed() {
-  byte s, previous;
-  bit slept, got, timed_out, expired;
+  byte s, previous, expect;
+  bit slept, got, stored, starving, may_starve = 1, timed_out, expired;
   slept = 0;
+  starving = 0;
   mutex_try_lock();
   do
   :: got -> break
@@ -82,7 +89,7 @@ active proctype Timed() {
     fi;
     tick();
     if
-    :: expired -> break   /* passed before sleeping: on_timeout(), nothing consumed */
+    :: expired -> mutex_on_timeout(); break   /* passed before sleeping: nothing consumed */
     :: else -> skip
     fi;
 #ifdef BUG_NOT_EQUAL_WAITS_AGAIN
@@ -90,14 +97,14 @@ active proctype Timed() {
      * driver that arms the wait again instead of attempting spins for as
      * long as the word is not 2: forever once the others are done. Never
      * asleep, so no invalid end state: only the progress search sees it. */
-    do :: word == 2 -> break :: else -> skip od;
+    do :: word == expect -> break :: else -> skip od;
 #endif
-    futex_wait_timed(word, 2);
+    futex_wait_timed(word, expect);
     tick();
 #ifdef BUG_GIVE_UP_AFTER_WAKE
     if :: expired -> break :: else -> skip fi
 #else
-    if :: timed_out && expired -> break :: else -> skip fi   /* on_timeout(): false */
+    if :: timed_out && expired -> mutex_on_timeout(); break :: else -> skip fi
 #endif
   od;
   if
