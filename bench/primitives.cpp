@@ -2,11 +2,13 @@
 // pthreads or glibc; libc++ or libstdc++ std::), and against the floor of
 // bare atomic RMWs, in one process. Prints one JSON line per point.
 //
-//   wsync_bench [uncontended|contended|pingpong|forkjoin]...   (default: all)
+//   wsync_bench [uncontended|contended|fairness|pingpong|forkjoin]...   (default: all)
 #include <pthread.h>
 #include <semaphore.h>
 
+#include <algorithm>
 #include <atomic>
+#include <functional>
 #include <barrier>
 #include <condition_variable>
 #include <cstring>
@@ -86,16 +88,24 @@ void uncontended() {
 
 // ------------------------------------------------------------ contended --
 
+struct ContendedResult {
+  double per_ms;        // acquisitions per ms, all threads
+  double fairness;      // max/min acquisitions per thread
+  double longest_wait;  // ms, the longest single lock() (only when timed)
+};
+
 // `threads` threads lock, work `inside` units, unlock, work `outside` units,
-// for `ms`; returns total acquisitions per ms, and max/min per thread.
-template <class Lock>
-std::pair<double, double> contended_run(Lock& lock, int threads, unsigned inside, unsigned outside, double ms) {
+// for `ms`. `Timed`: also time every lock() (a clock read on each side, so
+// never in the runs whose throughput is reported).
+template <bool Timed, class Lock>
+ContendedResult contended_run(Lock& lock, int threads, unsigned inside, unsigned outside, double ms) {
   struct Flags {
     std::atomic<bool> go{false}, stop{false};
   };
   bench::Isolated<Flags> isolated;  // read every iteration by every thread: a line of its own
   Flags& flags = isolated.value;
   std::vector<long> counts(static_cast<size_t>(threads), 0);
+  std::vector<double> longest(static_cast<size_t>(threads), 0);
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {
@@ -106,14 +116,22 @@ std::pair<double, double> contended_run(Lock& lock, int threads, unsigned inside
       const unsigned in = inside, out = outside;
       while (!f.go.load(std::memory_order_acquire)) {}
       long n = 0;
+      double most = 0;
       while (!f.stop.load(std::memory_order_relaxed)) {
-        l.lock();
+        if constexpr (Timed) {
+          const double start = now_ms();
+          l.lock();
+          most = std::max(most, now_ms() - start);
+        } else {
+          l.lock();
+        }
         g_sink = g_sink + static_cast<long>(work(in));
         l.unlock();
         (void)work(out);
         ++n;
       }
       counts[static_cast<size_t>(t)] = n;
+      longest[static_cast<size_t>(t)] = most;
     });
   }
   const double start = now_ms();
@@ -128,7 +146,8 @@ std::pair<double, double> contended_run(Lock& lock, int threads, unsigned inside
     most = std::max(most, c);
     least = std::min(least, c);
   }
-  return {static_cast<double>(total) / elapsed, static_cast<double>(most) / static_cast<double>(std::max(1L, least))};
+  return {static_cast<double>(total) / elapsed, static_cast<double>(most) / static_cast<double>(std::max(1L, least)),
+          *std::max_element(longest.begin(), longest.end())};
 }
 
 // One contended point (threads, units inside) for every implementation; the
@@ -143,16 +162,23 @@ void contended_point(int threads, unsigned inside, int spin) {
   std::snprintf(params, sizeof params, "threads=%d inside=%u", threads, inside);
   std::vector<bench::Series> all;
   std::vector<std::shared_ptr<std::vector<double>>> fairness;  // fairness[i]: series i's, per repetition
+  std::vector<std::function<double()>> longest_wait;           // longest_wait[i]: one timed run of series i
   auto add = [&](const char* impl, int spin_limit, auto lock) {
     auto fair = std::make_shared<std::vector<double>>();
     fairness.push_back(fair);
     all.push_back({impl, params, [=] {
                      const int previous = wsync_set_spin_limit(spin_limit);
-                     const std::pair<double, double> r = contended_run(lock->value, threads, inside, 50, ms);
+                     const ContendedResult r = contended_run<false>(lock->value, threads, inside, 50, ms);
                      wsync_set_spin_limit(previous);
-                     fair->push_back(r.second);
-                     return r.first;
+                     fair->push_back(r.fairness);
+                     return r.per_ms;
                    }, {}});
+    longest_wait.push_back([=] {
+      const int previous = wsync_set_spin_limit(spin_limit);
+      const ContendedResult r = contended_run<true>(lock->value, threads, inside, 50, 2 * ms);
+      wsync_set_spin_limit(previous);
+      return r.longest_wait;
+    });
   };
   add("wsync::Mutex", spin, bench::isolated<wsync::Mutex>());
   add("wsync::Mutex, spin 0", 0, bench::isolated<wsync::Mutex>());
@@ -161,8 +187,9 @@ void contended_point(int threads, unsigned inside, int spin) {
   add("std::mutex", spin, bench::isolated<std::mutex>());
   bench::interleave(all, repetitions);
   for (size_t i = 0; i < all.size(); ++i) {
-    char extra[48];
-    std::snprintf(extra, sizeof extra, "\"fairness\": %.3g", stats(*fairness[i]).median);
+    char extra[96];
+    std::snprintf(extra, sizeof extra, "\"fairness\": %.3g, \"longest_wait_ms\": %.3g", stats(*fairness[i]).median,
+                  longest_wait[i]());
     all[i].extra = extra;
   }
   bench::emit_all(bench::platform(), "contended", "acquisitions per ms", all);
@@ -173,6 +200,60 @@ void contended() {
   for (int threads : {2, 4, 8}) {
     for (unsigned inside : {0u, 50u}) contended_point(threads, inside, spin);
   }
+}
+
+// ------------------------------------------------------------- fairness --
+
+// Go's TestMutexFairness, measured: a holder locks, sleeps 100 us inside,
+// unlocks and relocks at once, in a loop; a waiter sleeps 100 us and then
+// locks, 10 times. One repetition: the waiter's 10 acquisitions, in ms.
+// Also reports the longest single acquisition over all repetitions.
+template <class Lock>
+double relocking_holder_round(Lock& lock, double& longest) {
+  std::atomic<bool> stop{false};
+  std::atomic<bool> holding{false};
+  std::thread holder([&] {
+    while (!stop.load(std::memory_order_relaxed)) {
+      lock.lock();
+      holding.store(true, std::memory_order_relaxed);
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+      lock.unlock();
+    }
+  });
+  while (!holding.load(std::memory_order_relaxed)) std::this_thread::yield();
+  double total = 0;
+  for (int i = 0; i < 10; ++i) {
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+    const double start = now_ms();
+    lock.lock();
+    const double waited = now_ms() - start;
+    lock.unlock();
+    total += waited;
+    longest = std::max(longest, waited);
+  }
+  stop = true;
+  holder.join();
+  return total;
+}
+
+void fairness() {
+  std::vector<bench::Series> all;
+  std::vector<std::shared_ptr<double>> longest;
+  auto add = [&](const char* impl, auto lock) {
+    auto most = std::make_shared<double>(0);
+    longest.push_back(most);
+    all.push_back({impl, "", [=] { return relocking_holder_round(lock->value, *most); }, {}});
+  };
+  add("wsync::Mutex", bench::isolated<wsync::Mutex>());
+  add("pthread_mutex", bench::isolated<PthreadMutex>());
+  add("std::mutex", bench::isolated<std::mutex>());
+  bench::interleave(all, 7);
+  for (size_t i = 0; i < all.size(); ++i) {
+    char extra[48];
+    std::snprintf(extra, sizeof extra, "\"longest_wait_ms\": %.3g", *longest[i]);
+    all[i].extra = extra;
+  }
+  bench::emit_all(bench::platform(), "fairness", "ms for 10 acquisitions", all);
 }
 
 // ------------------------------------------------------------- ping-pong --
@@ -424,7 +505,7 @@ int main(int argc, char** argv) {
   const struct {
     const char* name;
     void (*run)();
-  } groups[] = {{"uncontended", uncontended}, {"contended", contended}, {"pingpong", pingpong}, {"forkjoin", forkjoin}};
+  } groups[] = {{"uncontended", uncontended}, {"contended", contended}, {"fairness", fairness}, {"pingpong", pingpong}, {"forkjoin", forkjoin}};
   int status = 0;
   for (const auto& g : groups) {
     bool wanted = argc == 1;
