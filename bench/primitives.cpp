@@ -2,7 +2,8 @@
 // pthreads or glibc; libc++ or libstdc++ std::), and against the floor of
 // bare atomic RMWs, in one process. Prints one JSON line per point.
 //
-//   wsync_bench [uncontended|contended|fairness|pingpong|forkjoin]...   (default: all)
+//   wsync_bench [spin=N] [handoff=US] [uncontended|contended|fairness|pingpong|forkjoin]...
+//   (default: all groups; spin and handoff set wsync/tuning.h's knobs)
 #include <pthread.h>
 #include <semaphore.h>
 
@@ -488,11 +489,14 @@ void forkjoin() {
 
 int main(int argc, char** argv) {
   bench::parse_settings(argc, argv);
-  // spin=N: wsync's blocking spin count for the whole run (tuning experiments).
+  // spin=N: wsync's blocking spin count, handoff=US: the Mutex's handoff
+  // bound, for the whole run (tuning experiments).
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], "spin=", 5) == 0) {
       wsync_set_spin_limit(std::atoi(argv[i] + 5));
+    } else if (std::strncmp(argv[i], "handoff=", 8) == 0) {
+      wsync_set_handoff_after_us(std::atoi(argv[i] + 8));
     } else {
       argv[kept++] = argv[i];
     }
