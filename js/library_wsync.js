@@ -5,27 +5,28 @@
 mergeInto(LibraryManager.library, {
   // Waits while the 32-bit word at HEAP32[index] holds `expected`, for at
   // most `timeoutMs` (Infinity: no limit), without blocking this thread, then
-  // calls onDone(timedOut) from the event loop (never synchronously):
-  // timedOut is 1 only when no wake was consumed, 0 when woken or when the
-  // word already differed. Atomics.waitAsync where the engine has it;
-  // elsewhere (Firefox before 145) a setTimeout poll backing off from 0 to
-  // 8 ms, which never registers as a waiter and so can swallow no wake.
+  // calls onDone(result) from the event loop (never synchronously), result
+  // as wait32's: 0 woken, 1 the word already differed, 2 timed out (no wake
+  // consumed). Atomics.waitAsync where the engine has it; elsewhere (Firefox
+  // before 145) a setTimeout poll backing off from 0 to 8 ms, which never
+  // registers as a waiter and so can swallow no wake (a change it sees is 0).
   // Holds a ref'd timer while pending: in Node a pending waitAsync alone
   // does not keep the process up.
   $wsyncWaitAsync: function(index, expected, timeoutMs, onDone) {
     var keepAlive = setInterval(function() {}, 1 << 30);
-    function finish(timedOut) {
+    function finish(result) {
       clearInterval(keepAlive);
-      onDone(timedOut);
+      onDone(result);
     }
+    var codes = { 'ok': 0, 'not-equal': 1, 'timed-out': 2 };
     if (typeof Atomics.waitAsync === 'function') {
       var result = Atomics.waitAsync(HEAP32, index, expected, timeoutMs);
       if (!result.async) {
         // Settled at once ('not-equal' or 'timed-out'): report it later all
         // the same, never from inside the caller's stack.
-        Promise.resolve().then(function() { finish(result.value === 'timed-out' ? 1 : 0); });
+        Promise.resolve().then(function() { finish(codes[result.value]); });
       } else {
-        result.value.then(function(value) { finish(value === 'timed-out' ? 1 : 0); });
+        result.value.then(function(value) { finish(codes[value]); });
       }
       return;
     }
@@ -34,24 +35,24 @@ mergeInto(LibraryManager.library, {
     (function poll() {
       if (Atomics.load(HEAP32, index) !== expected) return finish(0);
       var left = deadline - performance.now();
-      if (left <= 0) return finish(1);
+      if (left <= 0) return finish(2);
       setTimeout(poll, Math.min(delay, left));
       delay = Math.min(8, delay ? delay * 2 : 0.25);
     })();
   },
 
   // The async C API's sleep: wsyncWaitAsync on the word at `addr`, then the
-  // C function cb(arg, timedOut) on the event loop. Keeps the runtime alive
+  // C function cb(arg, result) on the event loop. Keeps the runtime alive
   // while pending.
   wsync_js_wait_async__deps: ['$wsyncWaitAsync', '$runtimeKeepalivePush', '$runtimeKeepalivePop',
                               '$callUserCallback'],
   wsync_js_wait_async__sig: 'viidii',
   wsync_js_wait_async: function(addr, expected, timeoutMs, cb, arg) {
     runtimeKeepalivePush();
-    wsyncWaitAsync(addr >> 2, expected, timeoutMs, function(timedOut) {
+    wsyncWaitAsync(addr >> 2, expected, timeoutMs, function(result) {
       runtimeKeepalivePop();
       callUserCallback(function() {
-        {{{ makeDynCall('vii', 'cb') }}}(arg, timedOut);
+        {{{ makeDynCall('vii', 'cb') }}}(arg, result);
       });
     });
   },
@@ -70,8 +71,8 @@ mergeInto(LibraryManager.library, {
 #endif
 
   // The blocking wait of the browser main thread under Asyncify: unwinds to
-  // the event loop, sleeps in wsyncWaitAsync, rewinds; returns 1 on timeout,
-  // 0 otherwise. The __asyncjs__ prefix puts it in every Asyncify build's
+  // the event loop, sleeps in wsyncWaitAsync, rewinds; returns its result
+  // (0 woken, 1 not-equal, 2 timed out). The __asyncjs__ prefix puts it in every Asyncify build's
   // list of async imports.
   __asyncjs__wsync_js_suspend_wait__sig: 'iiid',
 #if ASYNCIFY

@@ -303,6 +303,7 @@ function waitBlocking(waiter) {
     if (step.done) return step.ok;
     const remaining = waiter.deadline - now();
     const result = remaining > 0 ? Atomics.wait(step.i32, step.index, step.expected, remaining) : "timed-out";
+    if (result === "ok") waiter.woken?.();
     // The engine's timer may fire a hair early: only a timeout once the
     // deadline really passed counts (it consumed no wake).
     if (result === "timed-out" && waiter.deadline - now() <= 0) {
@@ -317,7 +318,9 @@ async function waitEventLoop(waiter) {
   for (;;) {
     let step = waiter.attempt(Spinner.timed(waiter.deadline));
     if (step.done) return step.ok;
-    if ((await sleepAsync(step.i32, step.index, step.expected, waiter.deadline)) === "timed-out") {
+    const result = await sleepAsync(step.i32, step.index, step.expected, waiter.deadline);
+    if (result === "ok") waiter.woken?.();
+    if (result === "timed-out") {
       step = waiter.onTimeout();
       if (step.done) return step.ok;
     }
@@ -352,7 +355,8 @@ async function sleepAsync(i32, index, expected, deadline) {
 }
 
 // Fallback where Atomics.waitAsync is missing: poll with setTimeout, backing
-// off from 0 to 8 ms. It never registers as a waiter, so it can swallow no wake.
+// off from 0 to 8 ms. It never registers as a waiter, so it can swallow no
+// wake; a change it sees is reported as 'ok', a wake.
 async function pollAsync(i32, index, expected, deadline) {
   for (let delay = 0; ; delay = Math.min(8, delay * 2 || 0.25)) {
     if (Atomics.load(i32, index) !== expected) return "ok";
@@ -375,6 +379,11 @@ class MutexWaiter {
     this.deadline = deadline;
     this.asContended = contended;
     this.sleptSince = -1; // performance.now() of the first sleep; -1 before it
+    this.wasWoken = false; // a sleep on the word ended in a wake
+  }
+  // The driver's word that the last sleep really slept and was woken.
+  woken() {
+    this.wasWoken = true;
   }
   attempt(spin) {
     const { i32, index } = this;
@@ -392,13 +401,15 @@ class MutexWaiter {
           continue;
         }
         case HANDOFF:
-          // Released to the sleepers: ours if we are one; else as good as held.
-          if (this.sleptSince < 0) return this.sleepWhile(HANDOFF);
+          // Released to the sleepers: ours once a sleep on the word ended in
+          // a wake (not a sleep that found the word changed); else held.
+          if (!this.wasWoken) return this.sleepWhile(HANDOFF);
           if ((s = this.takeHandoff()) === HANDOFF) return DONE_OK;
           continue;
         case LOCKED:
         case CONTENDED:
-          next = this.starving() ? STARVING : CONTENDED;
+          // Only a waiter that can take the handoff may ask for it.
+          next = this.wasWoken && this.starving() ? STARVING : CONTENDED;
           break;
         case STARVING:
           next = STARVING; // asked already; the handoff goes to a sleeper
@@ -425,7 +436,7 @@ class MutexWaiter {
     for (;;) {
       if (s === HANDOFF) {
         if ((s = this.takeHandoff()) === HANDOFF) return DONE_OK;
-      } else if (s === STARVING && this.starving()) {
+      } else if (s === STARVING && this.wasWoken && this.starving()) {
         if ((s = Atomics.compareExchange(i32, index, STARVING, CONTENDED)) === STARVING) return DONE_FAILED;
       } else {
         return DONE_FAILED;

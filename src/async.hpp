@@ -22,6 +22,7 @@ class AsyncWait {
   virtual Step attempt(Spinner& spin) noexcept = 0;
   virtual Step on_timeout() noexcept = 0;
   virtual Deadline deadline() const noexcept = 0;
+  virtual void woken() noexcept = 0;
 
   const wsync_async_callback callback;
   void* const user;
@@ -35,6 +36,7 @@ class AsyncWaiter final : public AsyncWait {
   Step attempt(Spinner& spin) noexcept override { return waiter_.attempt(spin); }
   Step on_timeout() noexcept override { return waiter_.on_timeout(); }
   Deadline deadline() const noexcept override { return waiter_.deadline(); }
+  void woken() noexcept override { note_woken(waiter_); }
 
  private:
   Waiter waiter_;

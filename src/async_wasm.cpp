@@ -24,13 +24,15 @@ void finish(AsyncWait* wait, bool ok) {
 
 void step(AsyncWait* wait);
 
-// After a sleep. A timeout consumed no wake, so only a timeout once the
-// deadline really passed (the engine's timer may fire a hair early) goes to
-// on_timeout(); a wake is always followed by another attempt, even at the
-// deadline, so it is never swallowed.
-void on_wake(void* arg, int timed_out) {
+// After a sleep; `result` as wait32's: 0 woken, 1 not-equal, 2 timed out. A
+// timeout consumed no wake, so only a timeout once the deadline really
+// passed (the engine's timer may fire a hair early) goes to on_timeout(); a
+// wake is always followed by another attempt, even at the deadline, so it
+// is never swallowed.
+void on_wake(void* arg, int result) {
   auto* wait = static_cast<AsyncWait*>(arg);
-  if (timed_out && wait->deadline().remaining_ns() == 0) {
+  if (result == 0) wait->woken();
+  if (result == 2 && wait->deadline().remaining_ns() == 0) {
     const Step step_after = wait->on_timeout();
     if (step_after.finished) return finish(wait, step_after.ok);
   }

@@ -56,6 +56,10 @@ class CondWaiter {
 
   Deadline deadline() const noexcept { return relocking_ ? Deadline::never() : seq_waiter_.deadline(); }
 
+  void woken() noexcept {
+    if (relocking_) mutex_waiter_.woken();
+  }
+
  private:
   void start_relock(bool notified) noexcept {
     cv_.end_wait();

@@ -25,23 +25,24 @@ long futex(const std::atomic<uint32_t>& word, int op, uint32_t value, const time
 
 }  // namespace
 
-bool futex_wait(const std::atomic<uint32_t>& word, uint32_t expected, Deadline deadline) noexcept {
+Woke futex_wait(const std::atomic<uint32_t>& word, uint32_t expected, Deadline deadline) noexcept {
   for (;;) {
     timespec relative;
     const timespec* timeout = nullptr;
     if (!deadline.is_never()) {
       const int64_t left = deadline.remaining_ns();
-      if (left == 0) return false;
+      if (left == 0) return Woke::kTimedOut;
       relative.tv_sec = static_cast<time_t>(left / 1'000'000'000);
       relative.tv_nsec = static_cast<long>(left % 1'000'000'000);
       timeout = &relative;
     }
     // The kernel compares the word with `expected` and queues us atomically
     // with respect to futex_wake: a wake after our caller's check is not lost.
-    if (futex(word, FUTEX_WAIT_PRIVATE, expected, timeout) == 0 || errno != ETIMEDOUT) {
-      return true;  // woken, EAGAIN (word changed) or EINTR: the caller re-checks
-    }
-    // ETIMEDOUT: loop, so that "false" means the deadline has passed on the
+    if (futex(word, FUTEX_WAIT_PRIVATE, expected, timeout) == 0) return Woke::kWoken;
+    if (errno == EAGAIN) return Woke::kNotEqual;
+    // EINTR: it was queued; counted as a wake (the caller re-checks anyway).
+    if (errno != ETIMEDOUT) return Woke::kWoken;
+    // ETIMEDOUT: loop, so that kTimedOut means the deadline has passed on the
     // clock the caller measures with, never a little early.
   }
 }

@@ -38,7 +38,8 @@ namespace detail {
 
 namespace {
 
-constexpr int kWaitTimedOut = 2;                // wait32: 0 woken, 1 not-equal, 2 timed out
+constexpr int kWaitNotEqual = 1;  // wait32 (and the JS sleeps): 0 woken, 1 not-equal, 2 timed out
+constexpr int kWaitTimedOut = 2;
 constexpr int64_t kMainThreadSliceNs = 1'000'000;                    // 1 ms, as Emscripten's join
 
 int wait32(const std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_ns) {
@@ -62,8 +63,10 @@ void report_blocked_main_thread(double threshold_ms) {
   wsync_js_warn(line);
 }
 
-// The browser main thread. Same contract as futex_wait.
-bool wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected,
+// The browser main thread. Same contract as futex_wait; a wait that polls
+// (the spin, and the poll without Asyncify) never queues on the word, so a
+// change it sees counts as a wake.
+Woke wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected,
                            Deadline deadline) {
   const double start = emscripten_get_now();
   const double spin_end = start + main_thread_spin_us() / 1000;
@@ -75,8 +78,8 @@ bool wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected,
     emscripten_main_thread_process_queued_calls();
     // Relaxed: a hint, as the word check inside wait32; the caller's own
     // load or RMW after we return does the acquiring.
-    if (word.load(std::memory_order_relaxed) != expected) return true;
-    if (deadline.remaining_ns() == 0) return false;
+    if (word.load(std::memory_order_relaxed) != expected) return Woke::kWoken;
+    if (deadline.remaining_ns() == 0) return Woke::kTimedOut;
     const double now = emscripten_get_now();
     if (spinning) {
       if (now < spin_end) continue;
@@ -85,8 +88,9 @@ bool wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected,
         // Asyncify: this stack unwinds to the event loop and is rewound when
         // the word is notified (or the time is up). A timeout consumed no
         // wake; if it came a hair early the caller's loop waits again.
-        return wsync_js_suspend_wait(&word, expected, remaining_ms(deadline)) == 0 ||
-               deadline.remaining_ns() != 0;
+        const int result = wsync_js_suspend_wait(&word, expected, remaining_ms(deadline));
+        if (result != kWaitTimedOut) return result == kWaitNotEqual ? Woke::kNotEqual : Woke::kWoken;
+        return deadline.remaining_ns() == 0 ? Woke::kTimedOut : Woke::kNotEqual;
       }
     }
     if (!warned && now - start >= warn_ms) {
@@ -98,14 +102,14 @@ bool wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected,
 
 }  // namespace
 
-bool futex_wait(const std::atomic<uint32_t>& word, uint32_t expected, Deadline deadline) noexcept {
+Woke futex_wait(const std::atomic<uint32_t>& word, uint32_t expected, Deadline deadline) noexcept {
   if (!wsync_thread_can_block()) {
     return wait_without_blocking(word, expected, deadline);
   }
   const bool main_runtime_thread = emscripten_is_main_runtime_thread();
   for (;;) {
     int64_t timeout_ns = deadline.is_never() ? -1 : deadline.remaining_ns();
-    if (timeout_ns == 0) return false;
+    if (timeout_ns == 0) return Woke::kTimedOut;
     if (main_runtime_thread) {
       emscripten_main_thread_process_queued_calls();
       timeout_ns = timeout_ns < 0 ? kMainThreadSliceNs : std::min(timeout_ns, kMainThreadSliceNs);
@@ -113,10 +117,10 @@ bool futex_wait(const std::atomic<uint32_t>& word, uint32_t expected, Deadline d
     // wait32 compares and sleeps atomically with respect to notify, so a
     // wake between the caller's check and this call is not lost.
     const int result = wait32(word, expected, timeout_ns);
-    if (result != kWaitTimedOut) return true;  // woken or not-equal
+    if (result != kWaitTimedOut) return result == kWaitNotEqual ? Woke::kNotEqual : Woke::kWoken;
     // A main-thread slice ended, or the engine's timer fired a hair before
     // performance.now() reached the deadline: loop, which re-checks both, so
-    // "false" never comes early on the clock the caller measures with.
+    // kTimedOut never comes early on the clock the caller measures with.
   }
 }
 

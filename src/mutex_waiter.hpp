@@ -35,16 +35,20 @@ class MutexWaiter {
           if (take(s, slept() || as_contended_ ? Mutex::kContended : Mutex::kLocked)) return Step::done(true);
           continue;
         case Mutex::kHandoff:
-          // Released to the sleepers: ours if we are one. Otherwise it is
-          // as good as held; sleep, and be a sleeper from now on.
-          if (slept()) {
+          // Released to the sleepers: ours if we have been woken from a
+          // sleep on the word. Otherwise it is as good as held: sleep. (A
+          // waiter that only decided to sleep, and found the word changed,
+          // is not one: else it could take the handoff ahead of the sleeper
+          // the unlock woke, each time the race goes its way.)
+          if (woken_) {
             if (take_handoff(s)) return Step::done(true);
             continue;
           }
           return sleep_while(s);
         case Mutex::kLocked:
         case Mutex::kContended:
-          next = starving() ? Mutex::kStarving : Mutex::kContended;
+          // Only a waiter that can take the handoff may ask for it.
+          next = woken_ && starving() ? Mutex::kStarving : Mutex::kContended;
           break;
         case Mutex::kStarving:
           next = s;  // someone asked already; the handoff goes to a sleeper
@@ -67,7 +71,7 @@ class MutexWaiter {
     for (;;) {
       if (s == Mutex::kHandoff) {
         if (take_handoff(s)) return Step::done(true);
-      } else if (s == Mutex::kStarving && starving()) {
+      } else if (s == Mutex::kStarving && woken_ && starving()) {
         // Withdraw the request: it may be ours, and a HANDOFF must always
         // have a taker. Another starving sleeper asks again when it wakes.
         if (state_.compare_exchange_strong(s, Mutex::kContended, std::memory_order_relaxed)) {
@@ -80,6 +84,9 @@ class MutexWaiter {
   }
 
   Deadline deadline() const noexcept { return deadline_; }
+
+  // The driver's word that the last sleep really slept and was woken.
+  void woken() noexcept { woken_ = true; }
 
  private:
   // Acquire: pairs with the unlock's release that left `expected` behind.
@@ -114,6 +121,7 @@ class MutexWaiter {
   std::atomic<uint32_t>& state_;
   Deadline deadline_;
   bool as_contended_;
+  bool woken_ = false;          // a sleep on the word ended in a wake
   int64_t slept_since_ns_ = 0;  // steady-clock ns of the first sleep; 0 before it
 };
 

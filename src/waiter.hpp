@@ -6,6 +6,8 @@
 //   Step attempt(Spinner&);  // try to finish; else name a word and value to sleep on
 //   Step on_timeout();       // the deadline passed: finish, or go_on() (attempt again)
 //   Deadline deadline() const;  // may change once on_timeout() went on (CondVar's relock)
+//   void woken();            // optional: the last sleep really slept and was woken
+//                            // (Woke::kWoken), not a wait that returned at once
 //
 // and knows nothing about how it sleeps. wait_blocking() below drives it with
 // futex_wait (pthreads, workers, Node's main thread; on the browser main
@@ -25,6 +27,8 @@
 #include <sched.h>
 #endif
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "wsync/detail/futex.hpp"
 
@@ -154,6 +158,17 @@ class Spinner {
   int64_t stop_ns_;  // Deadline::now_ns() at which a timed spin stops
 };
 
+// Tells a waiter that has woken() (the Mutex's) that its sleep was real.
+template <class Waiter, class = void>
+struct HasWoken : std::false_type {};
+template <class Waiter>
+struct HasWoken<Waiter, std::void_t<decltype(std::declval<Waiter&>().woken())>> : std::true_type {};
+
+template <class Waiter>
+void note_woken(Waiter& waiter) noexcept {
+  if constexpr (HasWoken<Waiter>::value) waiter.woken();
+}
+
 // The blocking driver: attempt, sleep, repeat. Returns the waiter's result.
 template <class Waiter>
 bool wait_blocking(Waiter& waiter) noexcept {
@@ -161,7 +176,9 @@ bool wait_blocking(Waiter& waiter) noexcept {
   for (;;) {
     Step step = waiter.attempt(spin);
     if (step.finished) return step.ok;
-    if (!futex_wait(*step.word, step.expected, waiter.deadline())) {
+    const Woke how = futex_wait(*step.word, step.expected, waiter.deadline());
+    if (how == Woke::kWoken) note_woken(waiter);
+    if (how == Woke::kTimedOut) {
       step = waiter.on_timeout();
       if (step.finished) return step.ok;
     }

@@ -24,21 +24,23 @@
 //
 //   lock:   0 -> 1 by CAS (fast path). Otherwise spin briefly (loads only)
 //           while 1, then CAS the word to 2 and sleep while it holds what
-//           was stored or seen. Before each sleep but the first, a waiter
-//           that has slept longer than the handoff bound (wsync/tuning.h,
-//           1 ms) stores 3 instead: the request. Having slept, it takes 0
-//           as 2 (there may be other sleepers), never as 1, and 4 as 2 if
-//           it is past the bound itself, else as 3 (it is not the one that
-//           asked, so the request stands). One that has not slept takes 0
-//           as 1 and treats 4 as held.
+//           was stored or seen. A waiter that has been woken from a sleep
+//           on the word, and first slept longer ago than the handoff bound
+//           (wsync/tuning.h, 1 ms), stores 3 instead: the request. Once
+//           woken, it takes 4 as 2 if it is past the bound itself, else as
+//           3 (it is not the one that asked, so the request stands). A
+//           waiter that has not been woken treats 4 as held. One that has
+//           gone to sleep takes 0 as 2 (there may be other sleepers), one
+//           that has not as 1.
 //   unlock: CAS 1 -> 0 (fast path); else 2 -> 0 and wake one, or 3 -> 4 and
 //           wake one: the lock passes to a sleeper, and no thread arriving
 //           meanwhile can take it. 0 or 4 is misuse ("wsync: unlock of
 //           unlocked Mutex"), a value above 4 a corrupted word; both abort
 //           and leave the word as it was.
 //   timeout: a timed wait that times out takes a 4 it finds (as above), and
-//           if it is past the bound turns a 3 back into 2 (the request may
-//           be its own). So a 3 or 4 always has a sleeper that will take it.
+//           if it could have asked (woken, past the bound) turns a 3 back
+//           into 2: the request may be its own. So a 3 or 4 always has a
+//           sleeper that will take it.
 //
 // Guarantees
 //   - Mutual exclusion, and an unlock() synchronizes with the lock() (or
@@ -48,7 +50,9 @@
 //     sleeper that was just woken, which maximizes throughput; but once a
 //     sleeper has waited longer than the bound, the next unlock hands the
 //     lock to a sleeper, and the futex wakes the longest-waiting first (FIFO
-//     in wasm, and on Linux among threads of one priority).
+//     in wasm, and on Linux among threads of one priority). While it sleeps
+//     after asking, each other thread takes the lock ahead of it at most
+//     once (model-checked for three threads: tests/models/mutex_fair.pml).
 //   - Timed waits use an absolute deadline and never return early.
 //
 // Where it may be called

@@ -37,7 +37,7 @@ byte inside = 0;
  * without being counted by any wake. */
 inline futex_wait_timed(w, expected) {
   timed_out = 0;
-  atomic { if :: w == expected -> sleeping[_pid] = 1 :: else -> skip fi };
+  atomic { if :: w == expected -> sleeping[_pid] = 1; woken[_pid] = 1 :: else -> skip fi };
   if
   :: sleeping[_pid] == 0 -> skip                                   /* woken, or not equal */
   :: atomic { sleeping[_pid] == 1 -> sleeping[_pid] = 0; timed_out = 1 }   /* the timer */
@@ -77,6 +77,7 @@ active proctype Timed() {
   byte s, previous, expect;
   bit slept, got, stored, starving, may_starve = 1, timed_out, expired;
   slept = 0;
+  woken[_pid] = 0;
   starving = 0;
   mutex_try_lock();
   do

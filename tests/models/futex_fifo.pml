@@ -3,14 +3,15 @@
  * and Linux's FUTEX_WAKE among threads of one priority. Only the fairness
  * model needs the order; the others use futex.pml, whose wake picks any
  * sleeper (so what they prove holds for every order). Three agents. */
-bit sleeping[3];   /* indexed by _pid */
+bit sleeping[3];
+bit woken[3];      /* a wait of this agent really slept (the compare held) */   /* indexed by _pid */
 byte queue[3];     /* pids, longest asleep first */
 byte queued = 0;
 
 inline futex_wait(word, expected) {
   atomic {
     if
-    :: word == expected -> sleeping[_pid] = 1; queue[queued] = _pid; queued++
+    :: word == expected -> sleeping[_pid] = 1; woken[_pid] = 1; queue[queued] = _pid; queued++
     :: else -> skip
     fi
   };

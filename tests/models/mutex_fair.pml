@@ -3,31 +3,27 @@
  * (futex_fifo.pml). Go's fairness scenario: one agent wants the lock once
  * and may wait past the handoff bound; two others lock and unlock three
  * times each and never wait that long (they arrive, barge, or sleep
- * briefly). Checked: from the moment the first agent asks for the handoff
- * (stores STARVING), the others take the lock ahead of it at most K = 0
- * times without having gone to sleep on the word first: a thread that
- * keeps relocking (the starvation of issue 16) cannot. Also: mutual
- * exclusion, and no invalid end state (the asking agent gets the lock).
- *
- * Not bounded here: how often a sleeper overtakes it. The model has no
- * clock, and an agent that decides to sleep on STARVING just as the unlock
- * turns it into HANDOFF finds the word changed and may take the handoff
- * ahead of the woken agent; without time, that can repeat. In time it
- * cannot for long: such an agent crosses the bound itself within 1 ms,
- * and then takes the handoff as CONTENDED, ending the handoffs.
+ * briefly). Checked: once the first agent has asked for the handoff (stored
+ * STARVING), the others take the lock at most K = 2 times while it sleeps
+ * on the word: once each, as the sleepers queued ahead of it. (While it is
+ * awake, between its wake and its next step, the model may hold it back
+ * for any number of the others' steps, as no scheduler would for long; so
+ * only acquisitions while it sleeps count.) Also: mutual exclusion, and no
+ * invalid end state (the asking agent gets the lock).
  *
  * Seeded bugs (mutex_ops.pml): -DBUG_NO_HANDOFF (the algorithm before the
- * handoff), -DBUG_HANDOFF_ENDS_REQUEST. */
+ * handoff: a thread that keeps relocking passes it every time),
+ * -DBUG_HANDOFF_ENDS_REQUEST, -DBUG_DECIDING_IS_WOKEN. */
 #include "futex_fifo.pml"
 
 byte word = 0;
 byte inside = 0;
 bit asked = 0;       /* the starving agent asked and has not got the lock */
-byte bypasses = 0;   /* others' acquisitions since it asked, without sleeping */
+byte bypasses = 0;   /* others' acquisitions while it sleeps, since it asked */
 
-#define K 0
+#define K 2
 #define ON_REQUEST asked = (_pid == 0) || asked
-#define ON_ACQUIRE bypasses = bypasses + ((_pid != 0) && asked && !slept)
+#define ON_ACQUIRE bypasses = bypasses + ((_pid != 0) && asked && sleeping[0])
 
 #include "mutex_ops.pml"
 

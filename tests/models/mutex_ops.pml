@@ -6,7 +6,8 @@
  *
  * Time is not modelled; the handoff bound is a choice: a sleeper for which
  * may_starve is set may find, before any later step, that it has waited
- * past the bound (and stays past it).
+ * past the bound (and stays past it). woken[_pid] (futex.pml) is the
+ * waiter's woken(): a sleep on the word ended in a wake.
  * ON_REQUEST and ON_ACQUIRE, if the caller defines them, run in the step
  * that stores 3 and in each step that takes the lock.
  *
@@ -19,7 +20,15 @@
  *   -DBUG_HANDOFF_ENDS_REQUEST, a sleeper that is not past the bound takes
  *     a HANDOFF as CONTENDED, using up another sleeper's request;
  *   -DBUG_TIMEOUT_KEEPS_REQUEST, a timed wait past the bound times out
- *     without withdrawing its request (mutex_on_timeout). */
+ *     without withdrawing its request (mutex_on_timeout);
+ *   -DBUG_DECIDING_IS_WOKEN, a waiter that only decided to sleep (its wait
+ *     found the word changed) may ask for and take the handoff. */
+
+#ifdef BUG_DECIDING_IS_WOKEN
+#define WOKEN slept
+#else
+#define WOKEN woken[_pid]
+#endif
 
 #ifndef ON_REQUEST
 #define ON_REQUEST skip
@@ -36,7 +45,7 @@ inline mutex_try_lock() {
 
 /* Time passes for a sleeper: it may cross the bound. */
 inline maybe_starve() {
-  if :: slept && may_starve -> starving = 1 :: true -> skip fi
+  if :: WOKEN && may_starve -> starving = 1 :: true -> skip fi
 }
 
 /* Taking a HANDOFF (from `s` == 4): CONTENDED if past the bound, else the
@@ -76,10 +85,10 @@ inline mutex_attempt() {
       fi
     };
     if :: got -> break :: else -> skip fi
-  :: s == 4 && slept ->
+  :: s == 4 && WOKEN ->
     take_handoff();
     if :: got -> break :: else -> skip fi
-  :: s == 4 && !slept -> expect = 4; break   /* as good as held */
+  :: s == 4 && !WOKEN -> expect = 4; break   /* as good as held */
   :: s == 3 -> expect = 3; break              /* the request is in */
   :: s == 1 || s == 2 ->
     maybe_starve();
@@ -104,6 +113,7 @@ inline mutex_attempt() {
 /* lock(): the fast path, then wait_blocking() over the waiter. */
 inline mutex_lock() {
   slept = 0;
+  woken[_pid] = 0;
   starving = 0;
   mutex_try_lock();
   do

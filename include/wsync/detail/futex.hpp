@@ -121,11 +121,19 @@ bool wait_until_on_clock(const std::chrono::time_point<Clock, Dur>& t, Wait&& wa
 
 // The wait/wake contract (the same three functions on every backend):
 
+// How a futex_wait ended. Callers loop and re-check their word whatever the
+// answer (a wake may be spurious); only the Mutex's handoff (src/
+// mutex_waiter.hpp) tells a real sleep from a wait that never slept.
+enum class Woke : uint8_t {
+  kWoken,     // slept and was woken (or spuriously); or a wait that polls
+              // instead of sleeping saw the word change (it never queues)
+  kNotEqual,  // returned at once: the word did not hold `expected`
+  kTimedOut,  // the deadline passed (on the caller's steady clock)
+};
+
 // Blocks while `word` holds `expected`, until woken or until `deadline`.
-// Returns directly if the word doesn't hold the expected value; returns false
-// on timeout, true in all other cases (including spurious wakeups: callers
-// loop and re-check their word).
-bool futex_wait(const std::atomic<uint32_t>& word, uint32_t expected, Deadline deadline) noexcept;
+// kTimedOut only once the deadline has passed, never a little early.
+Woke futex_wait(const std::atomic<uint32_t>& word, uint32_t expected, Deadline deadline) noexcept;
 
 // Wakes at most `count` agents blocked in futex_wait on `word`.
 void futex_wake(const std::atomic<uint32_t>& word, uint32_t count) noexcept;
