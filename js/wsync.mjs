@@ -66,15 +66,15 @@ export function configure(next) {
   if (next === null || typeof next !== "object") {
     throw new TypeError("wsync: configure() needs an options object");
   }
-  for (const name of ["spinMicros", "handoffAfterMicros"]) {
-    if (!(name in next)) continue;
+  // Every option is a finite number >= 0; all are checked before any is set.
+  const given = Object.keys(options).filter((name) => name in next);
+  for (const name of given) {
     const v = next[name];
     if (typeof v !== "number" || !(v >= 0) || !Number.isFinite(v)) {
       throw new RangeError(`wsync: ${name} must be a finite number >= 0, got ${describe(v)}`);
     }
   }
-  if ("spinMicros" in next) options.spinMicros = next.spinMicros;
-  if ("handoffAfterMicros" in next) options.handoffAfterMicros = next.handoffAfterMicros;
+  for (const name of given) options[name] = next[name];
   return { ...options };
 }
 
