@@ -182,10 +182,26 @@ TEST(Mutex, SpinLimitIsTunableAndZeroStillLocksCorrectly) {
   EXPECT_EQ(m.native_word().load(), wsync::Mutex::kUnlocked);
 }
 
+// Wakes the thread sleeping on `m` (held by the caller) until it has asked
+// for the handoff. Each try turns CONTENDED back to LOCKED and wakes one: a
+// woken sleeper past the bound finds LOCKED and asks (STARVING). A wake that
+// reached nobody, because the thread had marked CONTENDED but not yet slept,
+// is not a wake for it: it marks CONTENDED again and sleeps, and the next try
+// wakes it.
+bool wake_until_handoff_asked(Mutex& m) {
+  return eventually([&] {
+    uint32_t contended = Mutex::kContended;
+    if (m.native_word().compare_exchange_strong(contended, Mutex::kLocked)) {
+      wsync::detail::futex_wake_one(m.native_word());
+    }
+    return word(m) == Mutex::kStarving;
+  });
+}
+
 // A sleeper's request (STARVING) makes the next unlock hand the lock over:
 // the word goes to HANDOFF, which the woken sleeper takes as CONTENDED.
 TEST(Mutex, UnlockOfStarvingMutexHandsOffToTheSleeper) {
-  // Bound 0: every sleeper is past it, as the one that asks always is.
+  // Bound 0: a sleeper is past it from its first wake on.
   const int previous = wsync_set_handoff_after_us(0);
   Mutex m;
   m.lock();
@@ -196,10 +212,10 @@ TEST(Mutex, UnlockOfStarvingMutexHandsOffToTheSleeper) {
     EXPECT_EQ(word(m), Mutex::kContended) << "a sleeper takes the handoff as CONTENDED";
     m.unlock();
   });
-  ASSERT_TRUE(eventually([&] { return word(m) == Mutex::kContended; }));
-  m.native_word().store(Mutex::kStarving);  // as the sleeper does once it waited past the bound
+  const bool asked = wake_until_handoff_asked(m);
   m.unlock();
   sleeper.join();
+  EXPECT_TRUE(asked) << "the sleeper never asked for the handoff";
   EXPECT_TRUE(acquired.load());
   EXPECT_EQ(word(m), Mutex::kUnlocked);
   wsync_set_handoff_after_us(previous);
@@ -226,16 +242,14 @@ TEST(Mutex, HandoffIsNotTakenByTryLockOrANewcomer) {
 // request (STARVING back to CONTENDED): a HANDOFF nobody is left to take
 // would keep the mutex from everyone.
 TEST(Mutex, TimedOutWaiterWithdrawsItsHandoffRequest) {
-  const int previous = wsync_set_handoff_after_us(0);  // ask from the second sleep on
+  const int previous = wsync_set_handoff_after_us(0);
   Mutex m;
   m.lock();
-  std::thread waiter([&] { EXPECT_FALSE(m.try_lock_for(milliseconds(500))); });
-  // Let it sleep, then wake it to a held mutex: it asks for the handoff.
-  ASSERT_TRUE(eventually([&] { return word(m) == Mutex::kContended; }));
-  m.native_word().store(Mutex::kLocked);
-  wsync::detail::futex_wake_one(m.native_word());
-  ASSERT_TRUE(eventually([&] { return word(m) == Mutex::kStarving; }));
+  // The deadline leaves ample time for the request to be made.
+  std::thread waiter([&] { EXPECT_FALSE(m.try_lock_for(milliseconds(1000))); });
+  const bool asked = wake_until_handoff_asked(m);
   waiter.join();
+  ASSERT_TRUE(asked) << "the waiter timed out before it asked for the handoff";
   EXPECT_EQ(word(m), Mutex::kContended) << "the request is withdrawn";
   m.unlock();
   EXPECT_EQ(word(m), Mutex::kUnlocked) << "an ordinary unlock, no handoff to nobody";
