@@ -34,8 +34,8 @@
 const UNLOCKED = 0; // free
 const LOCKED = 1; // held, nobody sleeps on the word
 const CONTENDED = 2; // held, sleepers possible
-const STARVING = 3; // held, a sleeper past the bound asks for the next unlock
 const HANDOFF = 4; // free for a sleeper only
+const STARVING = 6; // CONTENDED | HANDOFF: a sleeper past the bound asks for the next unlock
 
 // WaitGroup, Latch and the Barrier's phase word: bit 31 WAITERS (sleepers
 // possible), bits 30..0 the counter or the phase number.
@@ -637,14 +637,14 @@ export class Mutex extends Words {
   /** Releases the mutex; throws if it was not locked (and then changes nothing). */
   unlock() {
     const { i32, index } = this;
-    // LOCKED: just free it. CONTENDED: free it and wake one. STARVING: hand
-    // it to a sleeper. A sleeper may turn CONTENDED into STARVING meanwhile:
-    // CAS, and retry with what it found.
+    // The C++ unlock's AND with HANDOFF: LOCKED is freed; CONTENDED is freed
+    // and one sleeper woken; STARVING is handed to a sleeper. As a CAS, so
+    // that a word in no state is left as found. A sleeper may turn
+    // CONTENDED into STARVING meanwhile: retry with what the CAS found.
     let s = LOCKED;
     for (;;) {
       if (s === LOCKED || s === CONTENDED || s === STARVING) {
-        const next = s === STARVING ? HANDOFF : UNLOCKED;
-        const seen = Atomics.compareExchange(i32, index, s, next);
+        const seen = Atomics.compareExchange(i32, index, s, s & HANDOFF);
         if (seen === s) {
           if (s !== LOCKED) Atomics.notify(i32, index, 1);
           return;

@@ -13,30 +13,15 @@ bool Mutex::lock_contended(detail::Deadline deadline, bool as_contended) noexcep
   return detail::wait_blocking(waiter);
 }
 
-void Mutex::unlock_slow(uint32_t seen) noexcept {
-  // Release on each CAS, as in unlock(); a failed one re-reads the word (a
-  // sleeper may have turned CONTENDED into STARVING meanwhile).
-  for (;;) {
-    uint32_t next;
-    switch (seen) {
-      case kLocked:
-      case kContended:  // free it and wake one: it retries, or a barger wins
-        next = kUnlocked;
-        break;
-      case kStarving:  // hand it over: only a sleeper may take HANDOFF
-        next = kHandoff;
-        break;
-      case kUnlocked:
-      case kHandoff:
-        // Nothing was held: report, and change nothing for other threads.
-        detail::fatal("wsync: unlock of unlocked Mutex");
-      default:
-        detail::fatal("wsync: corrupted Mutex word");
-    }
-    if (state_.compare_exchange_strong(seen, next, std::memory_order_release, std::memory_order_relaxed)) {
-      if (seen != kLocked) detail::futex_wake_one(state_);
-      return;
-    }
+void Mutex::unlock_slow(uint32_t previous) noexcept {
+  if (previous == kContended || previous == kStarving) {
+    // Freed, or handed off: either way a sleeper must look. The handoff
+    // reaches one that has slept, since only such a waiter takes HANDOFF.
+    detail::futex_wake_one(state_);
+  } else if (previous == kUnlocked || previous == kHandoff) {
+    detail::fatal("wsync: unlock of unlocked Mutex");  // the AND changed nothing
+  } else {
+    detail::fatal("wsync: corrupted Mutex word");
   }
 }
 

@@ -264,9 +264,11 @@ TEST(MutexDeathTest, UnlockOfUnlockedMutexAborts) {
 
 TEST(MutexDeathTest, CorruptedWordIsReportedNotHung) {
   Mutex m;
-  m.native_word().store(7);
-  EXPECT_DEATH(m.lock(), "^wsync: corrupted Mutex word\n");
-  EXPECT_DEATH(m.unlock(), "^wsync: corrupted Mutex word\n");
+  for (const uint32_t no_state : {3u, 5u, 7u, 0xdeadu}) {  // STARVING is 6
+    m.native_word().store(no_state);
+    EXPECT_DEATH(m.lock(), "^wsync: corrupted Mutex word\n") << no_state;
+    EXPECT_DEATH(m.unlock(), "^wsync: corrupted Mutex word\n") << no_state;
+  }
 }
 #endif
 

@@ -19,27 +19,30 @@
 //   | 0     | UNLOCKED  | free                                               |
 //   | 1     | LOCKED    | held, and nobody sleeps on the word                |
 //   | 2     | CONTENDED | held, and other agents may be sleeping on it       |
-//   | 3     | STARVING  | CONTENDED, and a sleeper has waited past the bound |
 //   | 4     | HANDOFF   | released to the sleepers: only one may take it     |
+//   | 6     | STARVING  | CONTENDED, and a sleeper has waited past the bound |
+//
+// STARVING is CONTENDED | HANDOFF, so that unlock is one AND with HANDOFF:
+// it frees LOCKED and CONTENDED and turns STARVING into HANDOFF.
 //
 //   lock:   0 -> 1 by CAS (fast path). Otherwise spin briefly (loads only)
 //           while 1, then CAS the word to 2 and sleep while it holds what
 //           was stored or seen. A waiter that has been woken from a sleep
 //           on the word, and first slept longer ago than the handoff bound
-//           (wsync/tuning.h, 1 ms), stores 3 instead: the request. Once
+//           (wsync/tuning.h, 1 ms), stores 6 instead: the request. Once
 //           woken, it takes 4 as 2 if it is past the bound itself, else as
-//           3 (it is not the one that asked, so the request stands). A
+//           6 (it is not the one that asked, so the request stands). A
 //           waiter that has not been woken treats 4 as held. One that has
 //           gone to sleep takes 0 as 2 (there may be other sleepers), one
 //           that has not as 1.
-//   unlock: CAS 1 -> 0 (fast path); else 2 -> 0 and wake one, or 3 -> 4 and
-//           wake one: the lock passes to a sleeper, and no thread arriving
-//           meanwhile can take it. 0 or 4 is misuse ("wsync: unlock of
-//           unlocked Mutex"), a value above 4 a corrupted word; both abort
-//           and leave the word as it was.
+//   unlock: AND with 4, one atomic step: 1 -> 0 (fast path); 2 -> 0 and
+//           wake one; 6 -> 4 and wake one: the lock passes to a sleeper, and
+//           no thread arriving meanwhile can take it. 0 or 4 is misuse
+//           ("wsync: unlock of unlocked Mutex"), which the AND leaves as it
+//           was; any other value is a corrupted word. Both abort.
 //   timeout: a timed wait that times out takes a 4 it finds (as above), and
-//           if it could have asked (woken, past the bound) turns a 3 back
-//           into 2: the request may be its own. So a 3 or 4 always has a
+//           if it could have asked (woken, past the bound) turns a 6 back
+//           into 2: the request may be its own. So a 6 or 4 always has a
 //           sleeper that will take it.
 //
 // Guarantees
@@ -86,8 +89,8 @@ class Mutex {
   static constexpr uint32_t kUnlocked = 0;   // free
   static constexpr uint32_t kLocked = 1;     // held, no sleepers
   static constexpr uint32_t kContended = 2;  // held, sleepers possible
-  static constexpr uint32_t kStarving = 3;   // held, a sleeper asks for the next unlock
   static constexpr uint32_t kHandoff = 4;    // free for a sleeper only
+  static constexpr uint32_t kStarving = 6;   // CONTENDED | HANDOFF: a sleeper asks for the next unlock
 
   constexpr Mutex() noexcept = default;
   Mutex(const Mutex&) = delete;
@@ -121,15 +124,12 @@ class Mutex {
   }
 
   void unlock() noexcept {
-    // A CAS, not a swap: a swap would store 0 over STARVING, where a thread
-    // arriving could take the lock before the handoff. Release: publishes
-    // the critical section to the next acquirer. On failure the value seen
-    // only picks the slow path, which CASes again.
-    uint32_t previous = kLocked;
-    if (!state_.compare_exchange_strong(previous, kUnlocked, std::memory_order_release,
-                                        std::memory_order_relaxed)) {
-      unlock_slow(previous);
-    }
+    // One RMW whatever the state (a CAS of 1 -> 0 would need a second one
+    // when contended; a swap to 0 would let an arriving thread take a
+    // STARVING lock before the handoff). Release: publishes the critical
+    // section to the next acquirer.
+    const uint32_t previous = state_.fetch_and(kHandoff, std::memory_order_release);
+    if (previous != kLocked) unlock_slow(previous);
   }
 
 #ifdef __EMSCRIPTEN__
@@ -152,12 +152,15 @@ class Mutex {
   // only on timeout. `as_contended`: take it only as CONTENDED, as a sleeper
   // would (CondVar's relock after a wait).
   bool lock_contended(detail::Deadline deadline, bool as_contended = false) noexcept;
-  // The word was not LOCKED: release it to the sleepers, or report misuse.
-  void unlock_slow(uint32_t seen) noexcept;
+  // The word was not LOCKED: wake a sleeper, or report misuse.
+  void unlock_slow(uint32_t previous) noexcept;
 
   std::atomic<uint32_t> state_{kUnlocked};
 };
 
+static_assert(Mutex::kStarving == (Mutex::kContended | Mutex::kHandoff) &&
+                  ((Mutex::kLocked | Mutex::kContended) & Mutex::kHandoff) == 0,
+              "unlock's AND with HANDOFF frees LOCKED and CONTENDED and turns STARVING into HANDOFF");
 static_assert(sizeof(Mutex) == 4 && alignof(Mutex) == 4,
               "wsync::Mutex must be one 32-bit word: JavaScript addresses it as ptr >> 2");
 static_assert(std::atomic<uint32_t>::is_always_lock_free, "wsync needs lock-free 32-bit atomics");

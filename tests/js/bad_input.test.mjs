@@ -169,6 +169,9 @@ test("words in no state are reported, never waited on, and left as found", async
   await expectCorrupted(() => (i32[0] = 5), [() => m.lock(), () => m.lockAsync(), () => m.unlock(), () => m.lock(10)],
     "wsync: corrupted Mutex word (5)");
   await expectCorrupted(() => (i32[0] = -1), [() => m.lock(), () => m.unlock()], "wsync: corrupted Mutex word (-1)");
+  // 3 is no state (STARVING is 6 = CONTENDED | HANDOFF), nor are 5 and 7.
+  await expectCorrupted(() => (i32[0] = 3), [() => m.lock(), () => m.unlock()], "wsync: corrupted Mutex word (3)");
+  await expectCorrupted(() => (i32[0] = 7), [() => m.lock(), () => m.unlock()], "wsync: corrupted Mutex word (7)");
 
   const once = new Once(i32, 0);
   await expectCorrupted(() => (i32[0] = 4), [() => once.callOnce(() => {}), () => once.callOnceAsync(() => {})],

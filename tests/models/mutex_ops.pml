@@ -1,6 +1,6 @@
 /* The steps of wsync::Mutex (include/wsync/mutex.hpp: the state table;
- * src/mutex_waiter.hpp, src/mutex.cpp) on `word`: 0 UNLOCKED, 1 LOCKED,
- * 2 CONTENDED, 3 STARVING, 4 HANDOFF. Shared by mutex.pml, mutex_fair.pml
+ * src/mutex_waiter.hpp, src/mutex.cpp) on `word`, in the states named
+ * below. Shared by mutex.pml, mutex_fair.pml
  * and async_wait.pml; the caller declares `byte word` and the locals
  * `byte s, previous, expect; bit slept, got, stored, starving, may_starve`.
  *
@@ -9,7 +9,7 @@
  * past the bound (and stays past it). woken[_pid] (futex.pml) is the
  * waiter's woken(): a sleep on the word ended in a wake.
  * ON_REQUEST and ON_ACQUIRE, if the caller defines them, run in the step
- * that stores 3 and in each step that takes the lock.
+ * that stores STARVING and in each step that takes the lock.
  *
  * Seeded bugs:
  *   -DBUG_NO_WAKE, unlock of a CONTENDED mutex forgets the wake;
@@ -24,6 +24,12 @@
  *   -DBUG_DECIDING_IS_WOKEN, a waiter that only decided to sleep (its wait
  *     found the word changed) may ask for and take the handoff. */
 
+#define UNLOCKED 0
+#define LOCKED 1
+#define CONTENDED 2
+#define HANDOFF 4
+#define STARVING 6   /* CONTENDED | HANDOFF */
+
 #ifdef BUG_DECIDING_IS_WOKEN
 #define WOKEN slept
 #else
@@ -37,9 +43,9 @@
 #define ON_ACQUIRE skip
 #endif
 
-/* try_lock(): the fast path, CAS 0 -> 1. */
+/* try_lock(): the fast path, CAS UNLOCKED -> LOCKED. */
 inline mutex_try_lock() {
-  atomic { s = word; if :: word == 0 -> word = 1; ON_ACQUIRE :: else -> skip fi };
+  atomic { s = word; if :: word == UNLOCKED -> word = LOCKED; ON_ACQUIRE :: else -> skip fi };
   got = (s == 0)
 }
 
@@ -48,7 +54,7 @@ inline maybe_starve() {
   if :: WOKEN && may_starve -> starving = 1 :: true -> skip fi
 }
 
-/* Taking a HANDOFF (from `s` == 4): CONTENDED if past the bound, else the
+/* Taking a HANDOFF (from `s` == HANDOFF): CONTENDED if past the bound, else the
  * request stands (STARVING). */
 inline take_handoff() {
   maybe_starve();
@@ -56,9 +62,9 @@ inline take_handoff() {
     previous = word;
     if
 #ifdef BUG_HANDOFF_ENDS_REQUEST
-    :: previous == 4 -> word = 2; got = 1; ON_ACQUIRE
+    :: previous == HANDOFF -> word = CONTENDED; got = 1; ON_ACQUIRE
 #else
-    :: previous == 4 -> word = (starving -> 2 : 3); got = 1; ON_ACQUIRE
+    :: previous == HANDOFF -> word = (starving -> CONTENDED : STARVING); got = 1; ON_ACQUIRE
 #endif
     :: else -> s = previous
     fi
@@ -72,40 +78,40 @@ inline mutex_attempt() {
   got = 0;
   s = word;
   do
-  :: s == 0 ->
+  :: s == UNLOCKED ->
     atomic {
       previous = word;
       if
 #ifdef BUG_CAS_AFTER_SLEEP
-      :: previous == 0 -> word = 1; got = 1; ON_ACQUIRE
+      :: previous == UNLOCKED -> word = LOCKED; got = 1; ON_ACQUIRE
 #else
-      :: previous == 0 -> word = (slept -> 2 : 1); got = 1; ON_ACQUIRE
+      :: previous == UNLOCKED -> word = (slept -> CONTENDED : LOCKED); got = 1; ON_ACQUIRE
 #endif
       :: else -> s = previous
       fi
     };
     if :: got -> break :: else -> skip fi
-  :: s == 4 && WOKEN ->
+  :: s == HANDOFF && WOKEN ->
     take_handoff();
     if :: got -> break :: else -> skip fi
-  :: s == 4 && !WOKEN -> expect = 4; break   /* as good as held */
-  :: s == 3 -> expect = 3; break              /* the request is in */
-  :: s == 1 || s == 2 ->
+  :: s == HANDOFF && !WOKEN -> expect = HANDOFF; break   /* as good as held */
+  :: s == STARVING -> expect = STARVING; break      /* the request is in */
+  :: s == LOCKED || s == CONTENDED ->
     maybe_starve();
-    expect = (starving -> 3 : 2);
+    expect = (starving -> STARVING : CONTENDED);
     if
     :: s == expect -> break
     :: else ->
       atomic {
         previous = word;
         if
-        :: previous == s -> word = expect; stored = 1; if :: expect == 3 -> ON_REQUEST :: else -> skip fi
+        :: previous == s -> word = expect; stored = 1; if :: expect == STARVING -> ON_REQUEST :: else -> skip fi
         :: else -> s = previous; stored = 0
         fi
       };
       if :: stored -> break :: else -> skip fi
     fi
-  :: s > 4 -> assert(false)   /* corrupted: fatal() */
+  :: s == 3 || s == 5 || s > STARVING -> assert(false)   /* corrupted: fatal() */
   od;
   if :: !got -> slept = 1 :: else -> skip fi
 }
@@ -131,32 +137,30 @@ inline mutex_on_timeout() {
   atomic {
     previous = word;
     if
-    :: previous == 4 -> word = (starving -> 2 : 3); got = 1; ON_ACQUIRE
+    :: previous == HANDOFF -> word = (starving -> CONTENDED : STARVING); got = 1; ON_ACQUIRE
 #ifndef BUG_TIMEOUT_KEEPS_REQUEST
-    :: previous == 3 && starving -> word = 2
+    :: previous == STARVING && starving -> word = CONTENDED
 #endif
     :: else -> skip
     fi
   }
 }
 
-/* unlock(): CAS 1 -> 0; else 2 -> 0 and wake one, 3 -> 4 and wake one. */
+/* unlock(): one atomic AND with HANDOFF: LOCKED and CONTENDED become
+ * UNLOCKED, STARVING becomes HANDOFF; then wake one unless it was LOCKED. */
 inline mutex_unlock() {
   atomic {
     previous = word;
-    assert(previous != 0 && previous != 4);   /* unlock of an unlocked mutex */
-    if
-    :: previous == 1 || previous == 2 -> word = 0
+    assert(previous != UNLOCKED && previous != HANDOFF);   /* unlock of an unlocked mutex */
 #ifdef BUG_NO_HANDOFF
-    :: previous == 3 -> word = 0
+    word = UNLOCKED
 #else
-    :: previous == 3 -> word = 4
+    word = previous & HANDOFF
 #endif
-    fi
   };
 #ifdef BUG_NO_WAKE
-  if :: previous == 3 -> futex_wake_one() :: else -> skip fi
+  if :: previous == STARVING -> futex_wake_one() :: else -> skip fi
 #else
-  if :: previous >= 2 -> futex_wake_one() :: else -> skip fi
+  if :: previous != LOCKED -> futex_wake_one() :: else -> skip fi
 #endif
 }
