@@ -8,11 +8,12 @@
 // quotes it beside the filter's speedup).
 //
 //   wsync_filter_bench [SIDE]   (default 1024: a SIDE x SIDE blur, radius 8)
+#include "filter.hpp"
+
 #include <thread>
 #include <vector>
 
 #include "bench.hpp"
-#include "filter.hpp"
 #include "pool.hpp"
 
 namespace {
@@ -60,16 +61,22 @@ int main(int argc, char** argv) {
   for (int k = 1; k <= most; ++k) {
     char params_text[64];
     std::snprintf(params_text, sizeof params_text, "threads=%d side=%d cores=%u", k, side, cores);
-    all.push_back({"wsync pool", params_text, [&, k] {
+    all.push_back({"wsync pool",
+                   params_text,
+                   [&, k] {
                      const double start = bench::now_ms();
                      (void)pool.run(params, frame, k);
                      return bench::now_ms() - start;
-                   }, {}});
-    all.push_back({"pthread_create + pthread_barrier + join", params_text, [&, k] {
+                   },
+                   {}});
+    all.push_back({"pthread_create + pthread_barrier + join",
+                   params_text,
+                   [&, k] {
                      const double start = bench::now_ms();
                      (void)wsync_filter::run_with_pthreads(params, frame, k);
                      return bench::now_ms() - start;
-                   }, {}});
+                   },
+                   {}});
   }
   // The ceiling, at 1 and at `cores` threads.
   std::vector<std::vector<uint8_t>> scratches(cores, std::vector<uint8_t>(bytes));
@@ -77,7 +84,9 @@ int main(int argc, char** argv) {
     if (k == 1 && cores == 1) continue;
     char params_text[64];
     std::snprintf(params_text, sizeof params_text, "threads=%d side=%d cores=%u", k, side, cores);
-    all.push_back({"ceiling: bands with halos, no barrier", params_text, [&, k] {
+    all.push_back({"ceiling: bands with halos, no barrier",
+                   params_text,
+                   [&, k] {
                      const double start = bench::now_ms();
                      std::vector<std::thread> bands;
                      for (int b = 1; b < k; ++b) {
@@ -86,7 +95,8 @@ int main(int argc, char** argv) {
                      halo_band(params, frame, scratches[0].data(), 0, k);
                      for (std::thread& t : bands) t.join();
                      return bench::now_ms() - start;
-                   }, {}});
+                   },
+                   {}});
   }
   // Three times the repetitions: a run is short, and this host's speed per
   // core changes from moment to moment (docs/benchmarks.md, the filter).

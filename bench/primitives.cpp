@@ -9,10 +9,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <functional>
 #include <barrier>
 #include <condition_variable>
 #include <cstring>
+#include <functional>
 #include <future>
 #include <latch>
 #include <memory>
@@ -115,7 +115,8 @@ ContendedResult contended_run(Lock& lock, int threads, unsigned inside, unsigned
       Lock& l = lock;
       const Flags& f = flags;
       const unsigned in = inside, out = outside;
-      while (!f.go.load(std::memory_order_acquire)) {}
+      while (!f.go.load(std::memory_order_acquire)) {
+      }
       long n = 0;
       double most = 0;
       while (!f.stop.load(std::memory_order_relaxed)) {
@@ -167,13 +168,16 @@ void contended_point(int threads, unsigned inside, int spin) {
   auto add = [&](const char* impl, int spin_limit, auto lock) {
     auto fair = std::make_shared<std::vector<double>>();
     fairness.push_back(fair);
-    all.push_back({impl, params, [=] {
+    all.push_back({impl,
+                   params,
+                   [=] {
                      const int previous = wsync_set_spin_limit(spin_limit);
                      const ContendedResult r = contended_run<false>(lock->value, threads, inside, 50, ms);
                      wsync_set_spin_limit(previous);
                      fair->push_back(r.fairness);
                      return r.per_ms;
-                   }, {}});
+                   },
+                   {}});
     longest_wait.push_back([=] {
       const int previous = wsync_set_spin_limit(spin_limit);
       const ContendedResult r = contended_run<true>(lock->value, threads, inside, 50, 2 * ms);
@@ -290,7 +294,8 @@ struct PosixSems : SemPair {
   }
   void give(int side) override { sem_post(&s[1 - side]); }
   void take(int side) override {
-    while (sem_wait(&s[side]) != 0) {}
+    while (sem_wait(&s[side]) != 0) {
+    }
   }
 };
 
@@ -350,10 +355,13 @@ template <class Pair>
 bench::Series pingpong_series(const char* impl, int hops) {
   char params[32];
   std::snprintf(params, sizeof params, "hops=%d", hops * bench::reps());
-  return {impl, params, [hops] {
+  return {impl,
+          params,
+          [hops] {
             Pair pair;
             return pingpong_us(pair, hops);
-          }, {}};
+          },
+          {}};
 }
 
 void pingpong() {
@@ -375,10 +383,10 @@ void pingpong() {
 // the coordinator waits for all of them: the shape of a parallel loop.
 struct ForkJoin {
   virtual ~ForkJoin() = default;
-  virtual void fork(int round) = 0;           // coordinator: start the round
-  virtual void join(int round) = 0;           // coordinator: wait for the round
-  virtual void start(int round) = 0;          // worker: wait for the round to start
-  virtual void finish(int round) = 0;         // worker: report the round done
+  virtual void fork(int round) = 0;    // coordinator: start the round
+  virtual void join(int round) = 0;    // coordinator: wait for the round
+  virtual void start(int round) = 0;   // worker: wait for the round to start
+  virtual void finish(int round) = 0;  // worker: report the round done
 };
 
 template <class B>
@@ -452,34 +460,31 @@ template <class Make>
 bench::Series forkjoin_series(const char* impl, int k, int rounds, Make make) {
   char params[48];
   std::snprintf(params, sizeof params, "workers=%d rounds=%d", k, rounds * bench::reps());
-  return {impl, params, [=] {
+  return {impl,
+          params,
+          [=] {
             std::unique_ptr<ForkJoin> fj = make(k, rounds);
             return forkjoin_us(*fj, k, rounds);
-          }, {}};
+          },
+          {}};
 }
 
 void forkjoin() {
   const int rounds = 20'000 * bench::scale();  // 10^5 rounds in all at the default 5 repetitions
   for (int k : {2, 4, 8}) {
     std::vector<bench::Series> all;
-    all.push_back(forkjoin_series("wsync::Barrier", k, rounds, [](int n, int) {
-      return std::make_unique<Barriers<wsync::Barrier<>>>(n);
-    }));
-    all.push_back(forkjoin_series("wsync::Latch", k, rounds, [](int n, int r) {
-      return std::make_unique<Latches<wsync::Latch>>(n, r);
-    }));
-    all.push_back(forkjoin_series("wsync::WaitGroup", k, rounds, [](int n, int r) {
-      return std::make_unique<WaitGroupJoin>(n, r);
-    }));
-    all.push_back(forkjoin_series("pthread_barrier", k, rounds, [](int n, int) {
-      return std::make_unique<Barriers<PthreadBarrier>>(n);
-    }));
-    all.push_back(forkjoin_series("std::barrier", k, rounds, [](int n, int) {
-      return std::make_unique<Barriers<std::barrier<>>>(n);
-    }));
-    all.push_back(forkjoin_series("std::latch", k, rounds, [](int n, int r) {
-      return std::make_unique<Latches<std::latch>>(n, r);
-    }));
+    all.push_back(forkjoin_series("wsync::Barrier", k, rounds,
+                                  [](int n, int) { return std::make_unique<Barriers<wsync::Barrier<>>>(n); }));
+    all.push_back(forkjoin_series("wsync::Latch", k, rounds,
+                                  [](int n, int r) { return std::make_unique<Latches<wsync::Latch>>(n, r); }));
+    all.push_back(forkjoin_series("wsync::WaitGroup", k, rounds,
+                                  [](int n, int r) { return std::make_unique<WaitGroupJoin>(n, r); }));
+    all.push_back(forkjoin_series("pthread_barrier", k, rounds,
+                                  [](int n, int) { return std::make_unique<Barriers<PthreadBarrier>>(n); }));
+    all.push_back(forkjoin_series("std::barrier", k, rounds,
+                                  [](int n, int) { return std::make_unique<Barriers<std::barrier<>>>(n); }));
+    all.push_back(forkjoin_series("std::latch", k, rounds,
+                                  [](int n, int r) { return std::make_unique<Latches<std::latch>>(n, r); }));
     bench::interleave(all);
     bench::emit_all(bench::platform(), "forkjoin", "us per round", all);
   }
@@ -509,7 +514,11 @@ int main(int argc, char** argv) {
   const struct {
     const char* name;
     void (*run)();
-  } groups[] = {{"uncontended", uncontended}, {"contended", contended}, {"fairness", fairness}, {"pingpong", pingpong}, {"forkjoin", forkjoin}};
+  } groups[] = {{"uncontended", uncontended},
+                {"contended", contended},
+                {"fairness", fairness},
+                {"pingpong", pingpong},
+                {"forkjoin", forkjoin}};
   int status = 0;
   for (const auto& g : groups) {
     bool wanted = argc == 1;

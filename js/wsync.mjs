@@ -457,7 +457,7 @@ class MutexWaiter {
 }
 
 // Words whose bit 31 means "sleepers possible" (WaitGroup, Latch, Barrier):
-// waits until `released(low 31 bits)` (src/waiters_bit.hpp).
+// waits until `released(low 31 bits)` (src/waiter.hpp: WaitersBitWaiter).
 class WaitersBitWaiter {
   constructor(i32, index, released, deadline) {
     this.i32 = i32;
@@ -678,7 +678,7 @@ function counterAdd(i32, index, delta, belowZero, overflow) {
   }
 }
 
-// What WaitGroup and Latch share: the counter word and its wait (src/counter.hpp).
+// What WaitGroup and Latch share: the counter word and its wait (src/counter.cpp).
 class CounterWords extends Words {
   /** The counter (a snapshot). */
   get count() {

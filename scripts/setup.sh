@@ -22,8 +22,9 @@ say() { printf '[setup] %s\n' "$*"; }
 #   sources, Python 3 (emcc, serve.py, the test helpers), Node.js and npm,
 #   Chromium (the browser tests; no test tool may download its own browser),
 #   pkg-config (the example that links the installed wsync with it), spin
-#   (the model checks in tests/models), mmdebstrap (the current Emscripten's
-#   chroot, below).
+#   (the model checks in tests/models), clang-format (the C and C++ style
+#   check, .clang-format), mmdebstrap (the current Emscripten's chroot,
+#   below).
 packages=(
   "cmake:command:cmake"
   "g++:command:g++"
@@ -35,6 +36,7 @@ packages=(
   "chromium:file:/usr/bin/chromium"
   "pkgconf:command:pkg-config"
   "spin:command:spin"
+  "clang-format:command:clang-format"
   "mmdebstrap:command:mmdebstrap"
 )
 # Node.js 20 comes with the machine image; Debian's nodejs is the fallback.

@@ -62,7 +62,8 @@ void step(AsyncWait* wait) {
 // goes through one asynchronous turn (a 0 ms wait on a word that differs).
 void start_async(AsyncWait* wait) noexcept {
   static const std::atomic<uint32_t> kNeverEqual{1};
-  wsync_js_wait_async(&kNeverEqual, 0, 0, [](void* arg, int) { step(static_cast<AsyncWait*>(arg)); }, wait);
+  wsync_js_wait_async(
+      &kNeverEqual, 0, 0, [](void* arg, int) { step(static_cast<AsyncWait*>(arg)); }, wait);
 }
 
 }  // namespace detail

@@ -5,12 +5,10 @@
 
 #include "async.hpp"
 #include "c_boundary.hpp"
-#include "waiters_bit.hpp"
+#include "waiter.hpp"
 
 namespace wsync {
 namespace detail {
-
-static_assert(BarrierWords::kWaiters == kWaitersBit, "the phase word's WAITERS is the shared bit 31");
 
 namespace {
 
@@ -27,11 +25,11 @@ BarrierWords::Arrival BarrierWords::arrive(ptrdiff_t update) noexcept {
   if (update < 1) fatal("wsync: Barrier arrive() count must be at least 1");
   // Relaxed: the phase cannot move on before this arrival (it is one of the
   // arrivals the phase waits for), so any load reads the current phase.
-  const uint32_t phase = phase_.load(std::memory_order_relaxed) & kPhaseMask;
+  const uint32_t phase = phase_.load(std::memory_order_relaxed) & kCountMask;
   uint32_t r = remaining_.load(std::memory_order_relaxed);
   do {
     // Counts are 31 bits: a larger one means the words were overwritten.
-    if (r > kPhaseMask) fatal("wsync: corrupted Barrier words");
+    if (r > kCountMask) fatal("wsync: corrupted Barrier words");
     // Checked before anything is stored: misuse never changes the count.
     if (update > static_cast<ptrdiff_t>(r)) fatal("wsync: Barrier over-arrival");
     // acq_rel: release publishes what this participant did before arriving;
@@ -50,14 +48,14 @@ void BarrierWords::complete(uint32_t phase) noexcept {
   // Release: the completion and the reset happen-before every waiter's
   // acquire load of the new phase. Clearing WAITERS here means the next
   // phase notifies nobody unless somebody sleeps again.
-  const uint32_t old = phase_.exchange((phase + 1) & kPhaseMask, std::memory_order_release);
-  if ((old & kWaiters) != 0) futex_wake_all(phase_);
+  const uint32_t old = phase_.exchange((phase + 1) & kCountMask, std::memory_order_release);
+  if ((old & kWaitersBit) != 0) futex_wake_all(phase_);
 }
 
 void BarrierWords::drop() noexcept {
   uint32_t e = expected_.load(std::memory_order_relaxed);
   do {
-    if (e > kPhaseMask) fatal("wsync: corrupted Barrier words");
+    if (e > kCountMask) fatal("wsync: corrupted Barrier words");
     if (e == 0) fatal("wsync: Barrier over-arrival");
   } while (!expected_.compare_exchange_weak(e, e - 1, std::memory_order_relaxed));
 }
@@ -114,12 +112,12 @@ void wsync_barrier_arrive_and_drop(wsync_barrier_t* barrier) {
 }
 
 #ifdef __EMSCRIPTEN__
-void wsync_barrier_wait_async(wsync_barrier_t* barrier, wsync_barrier_token_t token,
-                              wsync_async_callback callback, void* user, double ms) {
+void wsync_barrier_wait_async(wsync_barrier_t* barrier, wsync_barrier_token_t token, wsync_async_callback callback,
+                              void* user, double ms) {
   wsync::detail::BarrierWords& b = as_cxx(barrier);
   wsync::detail::start_async(
-      wsync::detail::BarrierWaiter(b.phase_word(), wsync::detail::PhaseIsNot{token}, deadline_after_ms(ms)),
-      callback, user);
+      wsync::detail::BarrierWaiter(b.phase_word(), wsync::detail::PhaseIsNot{token}, deadline_after_ms(ms)), callback,
+      user);
 }
 #endif
 

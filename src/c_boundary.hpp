@@ -20,6 +20,8 @@ namespace detail {
 // Each C type, its C++ type, and the message a NULL of it aborts with.
 template <class C>
 struct CxxOf;
+// One line per type, as a table:
+// clang-format off
 template <> struct CxxOf<wsync_mutex_t> { using type = Mutex; static constexpr const char* null = "wsync: NULL wsync_mutex_t"; };
 template <> struct CxxOf<wsync_wg_t> { using type = WaitGroup; static constexpr const char* null = "wsync: NULL wsync_wg_t"; };
 template <> struct CxxOf<wsync_cond_t> { using type = CondVar; static constexpr const char* null = "wsync: NULL wsync_cond_t"; };
@@ -27,10 +29,12 @@ template <> struct CxxOf<wsync_sem_t> { using type = Semaphore; static constexpr
 template <> struct CxxOf<wsync_latch_t> { using type = Latch; static constexpr const char* null = "wsync: NULL wsync_latch_t"; };
 template <> struct CxxOf<wsync_barrier_t> { using type = BarrierWords; static constexpr const char* null = "wsync: NULL wsync_barrier_t"; };
 template <> struct CxxOf<wsync_once_t> { using type = Once; static constexpr const char* null = "wsync: NULL wsync_once_t"; };
+// clang-format on
 
 template <class C, class Cxx = typename CxxOf<C>::type>
-constexpr bool kSameLayout = sizeof(C) == sizeof(Cxx) && alignof(C) == alignof(Cxx) &&
-                             std::is_standard_layout_v<C> && std::is_standard_layout_v<Cxx>;
+constexpr bool kSameLayout =
+    sizeof(C) == sizeof(Cxx) &&
+    alignof(C) == alignof(Cxx) && std::is_standard_layout_v<C>&& std::is_standard_layout_v<Cxx>;
 static_assert(kSameLayout<wsync_mutex_t>, "wsync_mutex_t must match wsync::Mutex");
 static_assert(kSameLayout<wsync_wg_t>, "wsync_wg_t must match wsync::WaitGroup");
 static_assert(kSameLayout<wsync_cond_t>, "wsync_cond_t must match wsync::CondVar");

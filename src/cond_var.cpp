@@ -37,7 +37,9 @@ class SeqWaiter {
 class CondWaiter {
  public:
   CondWaiter(CondVar& cv, Mutex& m, uint32_t seq, Deadline deadline) noexcept
-      : cv_(cv), seq_waiter_(cv.native_word(), seq, deadline), mutex_waiter_(m.native_word(), Deadline::never(), true) {}
+      : cv_(cv),
+        seq_waiter_(cv.native_word(), seq, deadline),
+        mutex_waiter_(m.native_word(), Deadline::never(), true) {}
 
   Step attempt(Spinner& spin) noexcept {
     if (!relocking_) {
@@ -113,8 +115,7 @@ void wsync_cond_signal(wsync_cond_t* c) { as_cxx(c).notify_one(); }
 void wsync_cond_broadcast(wsync_cond_t* c) { as_cxx(c).notify_all(); }
 
 #ifdef __EMSCRIPTEN__
-void wsync_cond_wait_async(wsync_cond_t* c, wsync_mutex_t* m, wsync_async_callback callback, void* user,
-                           double ms) {
+void wsync_cond_wait_async(wsync_cond_t* c, wsync_mutex_t* m, wsync_async_callback callback, void* user, double ms) {
   wsync::CondVar& cv = as_cxx(c);
   wsync::Mutex& mutex = as_cxx(m);
   const wsync::detail::Deadline deadline = deadline_after_ms(ms);

@@ -28,8 +28,8 @@
 // the user's; without Asyncify it is never called (can_suspend says 0).
 extern "C" {
 int wsync_js_can_suspend(void);
-__attribute__((import_module("env"), import_name("__asyncjs__wsync_js_suspend_wait")))
-int wsync_js_suspend_wait(const void* word, uint32_t expected, double timeout_ms);
+__attribute__((import_module("env"), import_name("__asyncjs__wsync_js_suspend_wait"))) int wsync_js_suspend_wait(
+    const void* word, uint32_t expected, double timeout_ms);
 void wsync_js_warn(const char* message);
 }
 
@@ -40,12 +40,11 @@ namespace {
 
 constexpr int kWaitNotEqual = 1;  // wait32 (and the JS sleeps): 0 woken, 1 not-equal, 2 timed out
 constexpr int kWaitTimedOut = 2;
-constexpr int64_t kMainThreadSliceNs = 1'000'000;                    // 1 ms, as Emscripten's join
+constexpr int64_t kMainThreadSliceNs = 1'000'000;  // 1 ms, as Emscripten's join
 
 int wait32(const std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_ns) {
   auto* address = const_cast<std::atomic<uint32_t>*>(&word);
-  return __builtin_wasm_memory_atomic_wait32(reinterpret_cast<int*>(address),
-                                             static_cast<int>(expected), timeout_ns);
+  return __builtin_wasm_memory_atomic_wait32(reinterpret_cast<int*>(address), static_cast<int>(expected), timeout_ns);
 }
 
 double remaining_ms(Deadline deadline) {
@@ -66,8 +65,7 @@ void report_blocked_main_thread(double threshold_ms) {
 // The browser main thread. Same contract as futex_wait; a wait that polls
 // (the spin, and the poll without Asyncify) never queues on the word, so a
 // change it sees counts as a wake.
-Woke wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected,
-                           Deadline deadline) {
+Woke wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected, Deadline deadline) {
   const double start = emscripten_get_now();
   const double spin_end = start + main_thread_spin_us() / 1000;
   const double warn_ms = main_thread_warn_ms();

@@ -46,8 +46,7 @@ void wsync_mutex_unlock(wsync_mutex_t* m) { as_cxx(m).unlock(); }
 #ifdef __EMSCRIPTEN__
 void wsync_mutex_lock_async(wsync_mutex_t* m, wsync_async_callback callback, void* user, double ms) {
   wsync::Mutex& mutex = as_cxx(m);
-  wsync::detail::start_async(wsync::detail::MutexWaiter(mutex.native_word(), deadline_after_ms(ms)),
-                             callback, user);
+  wsync::detail::start_async(wsync::detail::MutexWaiter(mutex.native_word(), deadline_after_ms(ms)), callback, user);
 }
 #endif
 

@@ -91,8 +91,7 @@ class MutexWaiter {
  private:
   // Acquire: pairs with the unlock's release that left `expected` behind.
   bool take(uint32_t& expected, uint32_t held) noexcept {
-    return state_.compare_exchange_strong(expected, held, std::memory_order_acquire,
-                                          std::memory_order_relaxed);
+    return state_.compare_exchange_strong(expected, held, std::memory_order_acquire, std::memory_order_relaxed);
   }
 
   // The handoff answers the request of a sleeper past the bound. One that
@@ -109,9 +108,7 @@ class MutexWaiter {
 
   // Past the handoff bound, counted from the first sleep. The clock is read
   // only here, before a sleep: a wait that the spin ends costs no clock read.
-  bool starving() const noexcept {
-    return slept() && Deadline::now_ns() - slept_since_ns_ >= handoff_after_ns();
-  }
+  bool starving() const noexcept { return slept() && Deadline::now_ns() - slept_since_ns_ >= handoff_after_ns(); }
 
   Step sleep_while(uint32_t value) noexcept {
     if (!slept()) slept_since_ns_ = Deadline::now_ns() | 1;  // never 0: 0 is "not yet"

@@ -24,8 +24,7 @@ class OnceWaiter {
         case Once::kComplete:
           return Step::done(false);
         case Once::kIncomplete:
-          if (state_.compare_exchange_weak(s, Once::kRunning, std::memory_order_acquire,
-                                           std::memory_order_acquire)) {
+          if (state_.compare_exchange_weak(s, Once::kRunning, std::memory_order_acquire, std::memory_order_acquire)) {
             return Step::done(true);
           }
           continue;
@@ -34,8 +33,7 @@ class OnceWaiter {
           // change the spin returns was read with acquire: a COMPLETE makes
           // f's writes visible).
           if ((s = spin.while_equal(state_, Once::kRunning, Awaited::kEvent)) != Once::kRunning) continue;
-          if (!state_.compare_exchange_weak(s, Once::kQueued, std::memory_order_acquire,
-                                            std::memory_order_acquire)) {
+          if (!state_.compare_exchange_weak(s, Once::kQueued, std::memory_order_acquire, std::memory_order_acquire)) {
             continue;
           }
           return Step::sleep_while(state_, Once::kQueued);
@@ -59,7 +57,8 @@ class OnceWaiter {
 // there (on the event loop) and finish.
 class OnceCaller {
  public:
-  OnceCaller(Once& once, void (*fn)(void*), void* arg) noexcept : once_(once), waiter_(once.native_word()), fn_(fn), arg_(arg) {}
+  OnceCaller(Once& once, void (*fn)(void*), void* arg) noexcept
+      : once_(once), waiter_(once.native_word()), fn_(fn), arg_(arg) {}
 
   Step attempt(Spinner& spin) noexcept {
     const Step step = waiter_.attempt(spin);

@@ -61,8 +61,7 @@ enum class Awaited {
   kCriticalSection,
   // Other threads' work (WaitGroup, Latch, Barrier, Once, CondVar's
   // notify): often longer, and natively, with more threads than cores,
-  // spinning for it takes the core that work needs (the fork-join benchmark
-  // got slower with every extra load: docs/how-it-works.md).
+  // spinning for it takes the core that work needs.
   kEvent,
 };
 
@@ -75,24 +74,20 @@ class Spinner {
  public:
   // The default of wsync_set_spin_limit(), in pauses: a few microseconds of
   // spinning on both targets. Natively a pause is the pause instruction
-  // (tens of cycles); wasm has none, so it takes about 40 times as many.
-  // Measured: with 100 in wasm a ping-pong hop cost 29 us (every handoff
-  // slept), with 4000 about 1 us, and contended throughput rose to above
-  // pthread_mutex and std::mutex at every point (docs/benchmarks.md).
+  // (tens of cycles); wasm has none, and a read of a local is about 40
+  // times shorter. How the figures were chosen: docs/how-it-works.md.
 #ifdef __EMSCRIPTEN__
   static constexpr int kSpinLimit = 4000;
   static constexpr int kEventDivisor = 1;  // no yield to fall back on: spin the whole budget
 #else
   static constexpr int kSpinLimit = 100;
   static constexpr int kYields = 16;
-  // Natively an event spin gets an eighth of the budget (13 loads, a pause
-  // apart, by default; libstdc++'s atomic wait spins 12) and then the same
-  // yields, which give the core to whoever will release us, or spin on
-  // their own when a core is free.
+  // Natively an event spin gets an eighth of the budget, then the same
+  // yields: with more threads than cores, the thread that will release us
+  // may need this core.
   static constexpr int kEventDivisor = 8;
 #endif
-  // The longest gap between two loads of a critical-section spin, in pauses
-  // (natively 16 x about 25 ns here; in wasm 16 reads of a local).
+  // The longest gap between two loads of a critical-section spin, in pauses.
   static constexpr int kMaxGap = 16;
 
   static Spinner counted() noexcept { return Spinner(false, spin_limit(), 0); }
@@ -113,19 +108,12 @@ class Spinner {
   // The budget counts pauses, not loads. Waiting for a critical section, the
   // gap between two loads doubles up to kMaxGap pauses (exponential backoff,
   // as in Anderson's test-and-test-and-set locks): every load pulls the
-  // holder's line into the shared state, so its unlock (and its next lock)
-  // must fetch the line back. When the two cores are far apart (on this
-  // shared host a line's round trip between them measured 55 ns at some
-  // moments and over 300 ns at others) that traffic cost more than the spin
-  // saved: at 8 threads and an empty critical section a load per pause ran
-  // at 0.6x of pthread_mutex, a doubling gap at 1.0 to 1.4x, and no worse
-  // with work inside the lock (docs/benchmarks.md, contended).
+  // holder's line into the shared state, and its unlock must fetch it back.
   uint32_t while_equal(const std::atomic<uint32_t>& word, uint32_t busy,
                        Awaited awaited = Awaited::kCriticalSection) noexcept {
     // Rounded up: any budget above 0 spins at least once. In 64 bits, so
     // that a budget near INT_MAX neither overflows here nor in `spent`.
-    const int64_t limit =
-        awaited == Awaited::kEvent ? (int64_t{limit_} + kEventDivisor - 1) / kEventDivisor : limit_;
+    const int64_t limit = awaited == Awaited::kEvent ? (int64_t{limit_} + kEventDivisor - 1) / kEventDivisor : limit_;
     const int max_gap = awaited == Awaited::kEvent ? 1 : kMaxGap;
     int gap = 1;  // pauses before the next load
     for (int64_t spent = 0;;) {
@@ -136,10 +124,9 @@ class Spinner {
       if (gap < max_gap) gap *= 2;
     }
 #ifndef __EMSCRIPTEN__
-    // Natively, then give the core away a few times before the futex: with
-    // more threads than cores the agent that will change the word may be
-    // waiting for this very core, and a yield costs far less than a sleep
-    // and a wake (the fork-join benchmark, docs/benchmarks.md).
+    // Natively, then give the core away a few times before the futex: the
+    // agent that will change the word may be waiting for this very core,
+    // and a yield costs far less than a sleep and a wake.
     if (!timed_ && limit_ > 0) {
       for (int y = 0; y < kYields; ++y) {
         sched_yield();
@@ -156,6 +143,53 @@ class Spinner {
   bool timed_;       // spin by time (the event-loop driver) or by count
   int limit_;        // loads per call after the first, when counted
   int64_t stop_ns_;  // Deadline::now_ns() at which a timed spin stops
+};
+
+// The waiter of the words with a WAITERS bit (wsync/detail/futex.hpp):
+// WaitGroup, Latch and Barrier's phase. Released: a predicate on the word
+// without bit 31 (the counter is zero, the phase is no longer the token's).
+template <class Released>
+class WaitersBitWaiter {
+ public:
+  WaitersBitWaiter(std::atomic<uint32_t>& word, Released released, Deadline deadline) noexcept
+      : word_(word), released_(released), deadline_(deadline) {}
+
+  Step attempt(Spinner& spin) noexcept {
+    // Acquire: pairs with the release of the change that released us (the
+    // done() reaching zero, the arrival completing the phase), so what was
+    // done before it is visible after the wait.
+    uint32_t s = word_.load(std::memory_order_acquire);
+    for (;;) {
+      if (released_(s & ~kWaitersBit)) return Step::done(true);
+      // Spin before announcing a sleeper: a release that comes within the
+      // spin then finds WAITERS clear and costs its releaser no wake. A
+      // change the spin returns was read with acquire, like the load above.
+      if (const uint32_t seen = spin.while_equal(word_, s, Awaited::kEvent); seen != s) {
+        s = seen;
+        continue;
+      }
+      if ((s & kWaitersBit) == 0) {
+        // Announce a sleeper, so that the change that releases us wakes us.
+        // Acquire on failure too: the reloaded s may release us.
+        if (!word_.compare_exchange_weak(s, s | kWaitersBit, std::memory_order_acquire, std::memory_order_acquire)) {
+          continue;
+        }
+        s |= kWaitersBit;
+      }
+      // Every change of the other bits changes the word: sleep only while
+      // it still holds what we saw, so a change after our CAS is not missed.
+      return Step::sleep_while(word_, s);
+    }
+  }
+
+  // Timed out, unless released just now.
+  Step on_timeout() noexcept { return Step::done(released_(word_.load(std::memory_order_acquire) & ~kWaitersBit)); }
+  Deadline deadline() const noexcept { return deadline_; }
+
+ private:
+  std::atomic<uint32_t>& word_;
+  Released released_;
+  Deadline deadline_;
 };
 
 // Tells a waiter that has woken() (the Mutex's) that its sleep was real.

@@ -40,7 +40,8 @@ void step_once() {
       ++g_once_runs;
     });
   });
-  while (!g_once_started) {}  // the pthread is inside f (a few ms at most)
+  while (!g_once_started) {
+  }  // the pthread is inside f (a few ms at most)
   wasm_test::g_start = emscripten_get_now();
   static bool returned = false;
   wsync::call_once_async(
@@ -74,72 +75,82 @@ void step_barrier() {
     g_barrier.arrive_and_wait_async([](bool ok2) {
       check(ok2, "arrive_and_wait_async completes the next phase");
       wsync::Barrier<>::arrival_token t2 = g_barrier.arrive();
-      g_barrier.wait_async(std::move(t2), [](bool ok3) {
-        check(!ok3, "barrier wait_async times out while the phase is open");
-        (void)g_barrier.arrive();  // complete it (we are both participants now)
-        step_once();
-      }, 10);
+      g_barrier.wait_async(
+          std::move(t2),
+          [](bool ok3) {
+            check(!ok3, "barrier wait_async times out while the phase is open");
+            (void)g_barrier.arrive();  // complete it (we are both participants now)
+            step_once();
+          },
+          10);
     });
   });
 }
 
 // Latch: a timeout, then two count_downs from a pthread.
 void step_latch() {
-  g_latch.wait_async([](bool ok) {
-    check(!ok, "latch wait_async times out while counting");
-    later(50, [] {
-      g_latch.count_down();
-      g_latch.count_down();
-    });
-    wasm_test::g_start = emscripten_get_now();
-    g_latch.wait_async([](bool ok2) {
-      check(ok2, "latch wait_async returns once released");
-      check(elapsed_ms() >= 40, "latch wait_async really waited");
-      check(g_latch.try_wait(), "the latch stays released");
-      step_barrier();
-    });
-  }, 10);
+  g_latch.wait_async(
+      [](bool ok) {
+        check(!ok, "latch wait_async times out while counting");
+        later(50, [] {
+          g_latch.count_down();
+          g_latch.count_down();
+        });
+        wasm_test::g_start = emscripten_get_now();
+        g_latch.wait_async([](bool ok2) {
+          check(ok2, "latch wait_async returns once released");
+          check(elapsed_ms() >= 40, "latch wait_async really waited");
+          check(g_latch.try_wait(), "the latch stays released");
+          step_barrier();
+        });
+      },
+      10);
 }
 
 // Semaphore: a timeout, then a permit from a pthread.
 void step_semaphore() {
-  g_sem.acquire_async([](bool ok) {
-    check(!ok, "acquire_async times out with no permit");
-    later(50, [] { g_sem.release(); });
-    wasm_test::g_start = emscripten_get_now();
-    g_sem.acquire_async([](bool ok2) {
-      check(ok2, "acquire_async takes the pthread's permit");
-      check(elapsed_ms() >= 40, "acquire_async really waited");
-      check(g_sem.native_word().load() == 0, "the permit was taken");
-      check(g_sem.sleepers_word().load() == 0, "no sleeper left registered");
-      step_latch();
-    });
-  }, 10);
+  g_sem.acquire_async(
+      [](bool ok) {
+        check(!ok, "acquire_async times out with no permit");
+        later(50, [] { g_sem.release(); });
+        wasm_test::g_start = emscripten_get_now();
+        g_sem.acquire_async([](bool ok2) {
+          check(ok2, "acquire_async takes the pthread's permit");
+          check(elapsed_ms() >= 40, "acquire_async really waited");
+          check(g_sem.native_word().load() == 0, "the permit was taken");
+          check(g_sem.sleepers_word().load() == 0, "no sleeper left registered");
+          step_latch();
+        });
+      },
+      10);
 }
 
 // CondVar: a timeout returns with the lock held; then a pthread notifies.
 void step_cond_var() {
   check(g_mutex.try_lock(), "main thread holds the mutex");
-  g_cv.wait_async(g_mutex, [](bool notified) {
-    check(!notified, "cond wait_async times out without a notify");
-    check(g_mutex.native_word().load() != wsync::Mutex::kUnlocked, "and returns with the mutex held");
-    check(g_cv.waiters_word().load() == 0, "no waiter left registered");
-    later(50, [] {
-      g_mutex.lock();
-      g_flag = 1;
-      g_cv.notify_one();
-      g_mutex.unlock();
-    });
-    wasm_test::g_start = emscripten_get_now();
-    g_cv.wait_async(g_mutex, [](bool notified2) {
-      check(notified2, "cond wait_async is woken by notify_one");
-      check(g_flag == 1, "and sees the pthread's write under the mutex");
-      check(elapsed_ms() >= 40, "cond wait_async really waited");
-      g_mutex.unlock();
-      check(g_mutex.native_word().load() == wsync::Mutex::kUnlocked, "unlocked again");
-      step_semaphore();
-    });
-  }, 10);
+  g_cv.wait_async(
+      g_mutex,
+      [](bool notified) {
+        check(!notified, "cond wait_async times out without a notify");
+        check(g_mutex.native_word().load() != wsync::Mutex::kUnlocked, "and returns with the mutex held");
+        check(g_cv.waiters_word().load() == 0, "no waiter left registered");
+        later(50, [] {
+          g_mutex.lock();
+          g_flag = 1;
+          g_cv.notify_one();
+          g_mutex.unlock();
+        });
+        wasm_test::g_start = emscripten_get_now();
+        g_cv.wait_async(g_mutex, [](bool notified2) {
+          check(notified2, "cond wait_async is woken by notify_one");
+          check(g_flag == 1, "and sees the pthread's write under the mutex");
+          check(elapsed_ms() >= 40, "cond wait_async really waited");
+          g_mutex.unlock();
+          check(g_mutex.native_word().load() == wsync::Mutex::kUnlocked, "unlocked again");
+          step_semaphore();
+        });
+      },
+      10);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The asynchronous waits (wasm): main() runs on the runtime's main thread
 // (no PROXY_TO_PTHREAD), starts async waits, returns to the event loop, and
 // the callbacks finish the checks. Prints "async: N checks passed" or fails.
+#include "wsync/async.h"
+
 #include <emscripten/emscripten.h>
 #include <pthread.h>
 
@@ -8,7 +10,6 @@
 #include <thread>
 
 #include "wasm_test_util.hpp"
-#include "wsync/async.h"
 #include "wsync/wsync.hpp"
 
 namespace {

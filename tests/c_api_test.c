@@ -152,8 +152,8 @@ int c_api_family_checks(void) {
   wsync_sem_release(&empty, 1);
   wsync_latch_count_down(&pending, 1);
   wsync_barrier_arrive_and_drop(&two); /* completes the phase; one participant from now on */
-  if (wsync_sem_tryacquire(&empty) && wsync_latch_try_wait(&pending) &&
-      wsync_barrier_wait_timeout(&two, token, 0.0) && wsync_barrier_arrive_and_wait(&two)) {
+  if (wsync_sem_tryacquire(&empty) && wsync_latch_try_wait(&pending) && wsync_barrier_wait_timeout(&two, token, 0.0) &&
+      wsync_barrier_arrive_and_wait(&two)) {
     ok |= 64;
   }
   return ok;

@@ -265,10 +265,9 @@ TEST(CondVarDeathTest, ARelockThatThrowsTerminatesInEveryForm) {
 #if defined(__cpp_lib_jthread)
   std::stop_source source;
   EXPECT_DEATH(wait_and_relock([&](CondVar& cv, L& l) { (void)cv.wait(l, source.get_token(), never); }), terminated);
-  EXPECT_DEATH(wait_and_relock([&](CondVar& cv, L& l) {
-                 (void)cv.wait_for(l, source.get_token(), milliseconds(1), never);
-               }),
-               terminated);
+  EXPECT_DEATH(
+      wait_and_relock([&](CondVar& cv, L& l) { (void)cv.wait_for(l, source.get_token(), milliseconds(1), never); }),
+      terminated);
   EXPECT_DEATH(wait_and_relock([&](CondVar& cv, L& l) {
                  (void)cv.wait_until(l, source.get_token(), Clock::now() + milliseconds(1), never);
                }),

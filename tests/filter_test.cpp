@@ -1,6 +1,8 @@
 // The demo's image filter (examples/filter): known values, and the pool and
 // the pthread baseline agree with the single-threaded reference byte for
 // byte, for any number of threads.
+#include "filter.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include <thread>
 #include <vector>
 
-#include "filter.hpp"
 #include "pool.hpp"
 
 namespace {
@@ -24,8 +25,8 @@ struct Images {
   wsync_filter::Frame frame() { return {in.data(), out.data(), scratch.data(), width, height}; }
 };
 
-const Params kAll[] = {{Kind::grayscale, 0}, {Kind::blur, 1}, {Kind::blur, 5}, {Kind::blur, 20},
-                       {Kind::sharpen, 0},   {Kind::edges, 0}};
+const Params kAll[] = {{Kind::grayscale, 0}, {Kind::blur, 1},    {Kind::blur, 5},
+                       {Kind::blur, 20},     {Kind::sharpen, 0}, {Kind::edges, 0}};
 
 TEST(Filter, KnownValuesOnFlatImages) {
   Images img(9, 7);

@@ -12,9 +12,9 @@ namespace {
 TEST(MainThreadOptions, SpinBudgetDefaultsTo50usAndIgnoresBadValues) {
   const double original = wsync_set_main_thread_spin_us(10);
   EXPECT_EQ(original, 50);
-  EXPECT_EQ(wsync_set_main_thread_spin_us(-1), 10);         // ignored
+  EXPECT_EQ(wsync_set_main_thread_spin_us(-1), 10);            // ignored
   EXPECT_EQ(wsync_set_main_thread_spin_us(std::nan("")), 10);  // ignored
-  EXPECT_EQ(wsync_set_main_thread_spin_us(2e6), 10);        // above 1 s: ignored
+  EXPECT_EQ(wsync_set_main_thread_spin_us(2e6), 10);           // above 1 s: ignored
   EXPECT_EQ(wsync_set_main_thread_spin_us(original), 10);
 }
 

@@ -109,7 +109,8 @@ int main(int argc, char** argv) {
   } else if (!std::strcmp(name, "null_barrier")) {
     (void)wsync_barrier_arrive(nullptr, 1);
   } else if (!std::strcmp(name, "null_once")) {
-    wsync_call_once(nullptr, [](void*) {}, nullptr);
+    wsync_call_once(
+        nullptr, [](void*) {}, nullptr);
 #ifdef __EMSCRIPTEN__
   } else if (!std::strcmp(name, "null_callback")) {
     wsync_mutex_t m = WSYNC_MUTEX_INIT;

@@ -363,16 +363,13 @@ TEST_P(MutexGrid, InvariantHoldsAndStateReturnsToPristine) {
 }
 
 std::string GridName(const ::testing::TestParamInfo<GridPoint>& info) {
-  return std::to_string(info.param.threads) + "threads_" + std::to_string(info.param.work_inside) +
-         "work";
+  return std::to_string(info.param.threads) + "threads_" + std::to_string(info.param.work_inside) + "work";
 }
 
 INSTANTIATE_TEST_SUITE_P(Grid, MutexGrid,
-                         ::testing::Values(GridPoint{1, 0, 20000}, GridPoint{2, 0, 20000},
-                                           GridPoint{4, 0, 10000}, GridPoint{8, 0, 5000},
-                                           GridPoint{2, 50, 10000}, GridPoint{4, 50, 5000},
-                                           GridPoint{8, 50, 2500}, GridPoint{4, 1000, 1000},
-                                           GridPoint{8, 1000, 500}),
+                         ::testing::Values(GridPoint{1, 0, 20000}, GridPoint{2, 0, 20000}, GridPoint{4, 0, 10000},
+                                           GridPoint{8, 0, 5000}, GridPoint{2, 50, 10000}, GridPoint{4, 50, 5000},
+                                           GridPoint{8, 50, 2500}, GridPoint{4, 1000, 1000}, GridPoint{8, 1000, 500}),
                          GridName);
 
 }  // namespace

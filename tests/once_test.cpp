@@ -21,7 +21,9 @@ constinit Once g_global_once;
 
 TEST(Once, RunsOnceAndPassesArguments) {
   int runs = 0;
-  for (int i = 0; i < 3; ++i) wsync::call_once(g_global_once, [&](int n) { runs += n; }, 5);
+  for (int i = 0; i < 3; ++i)
+    wsync::call_once(
+        g_global_once, [&](int n) { runs += n; }, 5);
   EXPECT_EQ(runs, 5);
   EXPECT_TRUE(g_global_once.is_complete());
   EXPECT_EQ(g_global_once.native_word().load(), Once::kComplete);

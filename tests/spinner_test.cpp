@@ -67,7 +67,8 @@ TEST_P(SpinnerTest, SeesAChangeMadeWhileItSpins) {
     std::atomic<uint32_t> word{kBusy};
     std::atomic<bool> spinning{false};
     std::thread writer([&] {
-      while (!spinning.load(std::memory_order_acquire)) {}
+      while (!spinning.load(std::memory_order_acquire)) {
+      }
       word.store(next, std::memory_order_release);
     });
     Spinner spin = Spinner::counted();
@@ -77,8 +78,7 @@ TEST_P(SpinnerTest, SeesAChangeMadeWhileItSpins) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(BothKinds, SpinnerTest,
-                         ::testing::Values(Awaited::kCriticalSection, Awaited::kEvent),
+INSTANTIATE_TEST_SUITE_P(BothKinds, SpinnerTest, ::testing::Values(Awaited::kCriticalSection, Awaited::kEvent),
                          [](const ::testing::TestParamInfo<Awaited>& info) {
                            return info.param == Awaited::kCriticalSection ? "CriticalSection" : "Event";
                          });

@@ -34,7 +34,8 @@ struct OddClock {
   using time_point = std::chrono::time_point<OddClock>;
   static constexpr bool is_steady = true;
   static time_point now() noexcept {
-    const auto t = std::chrono::duration_cast<duration>(std::chrono::steady_clock::now().time_since_epoch()) / kSlowdown;
+    const auto t =
+        std::chrono::duration_cast<duration>(std::chrono::steady_clock::now().time_since_epoch()) / kSlowdown;
     if constexpr (kStepMs > 0) return time_point(t - t % std::chrono::milliseconds(kStepMs));
     return time_point(t);
   }
@@ -53,8 +54,14 @@ struct MutexCase {
   wsync_mutex_t c = WSYNC_MUTEX_INIT;
   wsync::Mutex& m = *reinterpret_cast<wsync::Mutex*>(&c);  // the same word (docs/abi.md)
   void pending() { m.lock(); }
-  template <class D> bool wait_for(const D& d) { return m.try_lock_for(d); }
-  template <class T> bool wait_until(const T& t) { return m.try_lock_until(t); }
+  template <class D>
+  bool wait_for(const D& d) {
+    return m.try_lock_for(d);
+  }
+  template <class T>
+  bool wait_until(const T& t) {
+    return m.try_lock_until(t);
+  }
   bool wait_ms(double ms) { return wsync_mutex_lock_timeout(&c, ms); }
   void release() { m.unlock(); }  // wsync's Mutex has no owner: any thread may unlock
   // Succeeded: we hold it; timed out: it is free. Either way: free again.
@@ -69,8 +76,14 @@ struct WaitGroupCase {
   static constexpr const char* kName = "WaitGroup";
   wsync::WaitGroup wg;
   void pending() { wg.add(1); }
-  template <class D> bool wait_for(const D& d) { return wg.wait_for(d); }
-  template <class T> bool wait_until(const T& t) { return wg.wait_until(t); }
+  template <class D>
+  bool wait_for(const D& d) {
+    return wg.wait_for(d);
+  }
+  template <class T>
+  bool wait_until(const T& t) {
+    return wg.wait_until(t);
+  }
   bool wait_ms(double ms) { return wsync_wg_wait_timeout(reinterpret_cast<wsync_wg_t*>(&wg), ms); }
   void release() { wg.done(); }
   bool agrees(bool ok) { return !ok || wg.wait_for(0s); }  // success means it was zero
@@ -81,8 +94,14 @@ struct LatchCase {
   wsync_latch_t c = WSYNC_LATCH_INIT(0);
   wsync::Latch& latch = *reinterpret_cast<wsync::Latch*>(&c);
   void pending() { wsync_latch_init(&c, 1); }
-  template <class D> bool wait_for(const D& d) { return latch.wait_for(d); }
-  template <class T> bool wait_until(const T& t) { return latch.wait_until(t); }
+  template <class D>
+  bool wait_for(const D& d) {
+    return latch.wait_for(d);
+  }
+  template <class T>
+  bool wait_until(const T& t) {
+    return latch.wait_until(t);
+  }
   bool wait_ms(double ms) { return wsync_latch_wait_timeout(&c, ms); }
   void release() { latch.count_down(); }
   bool agrees(bool ok) { return !ok || latch.try_wait(); }
@@ -93,8 +112,14 @@ struct SemaphoreCase {
   wsync_sem_t c = WSYNC_SEM_INIT(0, 1);
   wsync::Semaphore& sem = *reinterpret_cast<wsync::Semaphore*>(&c);
   void pending() {}
-  template <class D> bool wait_for(const D& d) { return sem.try_acquire_for(d); }
-  template <class T> bool wait_until(const T& t) { return sem.try_acquire_until(t); }
+  template <class D>
+  bool wait_for(const D& d) {
+    return sem.try_acquire_for(d);
+  }
+  template <class T>
+  bool wait_until(const T& t) {
+    return sem.try_acquire_until(t);
+  }
   bool wait_ms(double ms) { return wsync_sem_acquire_timeout(&c, ms); }
   void release() { sem.release(); }
   // The permit was taken exactly when the wait says so: never lost, never twice.
@@ -111,9 +136,14 @@ struct BarrierCase {
   void pending() { token = wsync_barrier_arrive(&c, 1); }
   // What Barrier<F>::wait_for / wait_until do with a token, minus the
   // token's move-only wrapper (a test waits on one phase many times).
-  template <class D> bool wait_for(const D& d) { return words().wait_until_deadline(token, wsync::detail::Deadline::after(d)); }
-  template <class T> bool wait_until(const T& t) {
-    return wsync::detail::wait_until_on_clock(t, [&](wsync::detail::Deadline d) { return words().wait_until_deadline(token, d); });
+  template <class D>
+  bool wait_for(const D& d) {
+    return words().wait_until_deadline(token, wsync::detail::Deadline::after(d));
+  }
+  template <class T>
+  bool wait_until(const T& t) {
+    return wsync::detail::wait_until_on_clock(
+        t, [&](wsync::detail::Deadline d) { return words().wait_until_deadline(token, d); });
   }
   bool wait_ms(double ms) { return wsync_barrier_wait_timeout(&c, token, ms); }
   void release() { (void)wsync_barrier_arrive(&c, 1); }
@@ -134,11 +164,13 @@ struct CondVarCase {
     std::lock_guard<wsync::Mutex> lock(m);
     flag = false;
   }
-  template <class D> bool wait_for(const D& d) {
+  template <class D>
+  bool wait_for(const D& d) {
     std::unique_lock<wsync::Mutex> lock(m);
     return cv.wait_for(lock, d, [&] { return flag; });
   }
-  template <class T> bool wait_until(const T& t) {
+  template <class T>
+  bool wait_until(const T& t) {
     std::unique_lock<wsync::Mutex> lock(m);
     return cv.wait_until(lock, t, [&] { return flag; });
   }

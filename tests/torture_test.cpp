@@ -35,7 +35,7 @@ int threads() {
 // process's (getenv would never find the variable): read Node's. Worker
 // threads carry a copy of process.env, so this works on any pthread.
 EM_JS(int, node_torture_scale, (), {
-  var s = typeof process === 'object' && process.env ? process.env.WSYNC_TORTURE_SCALE : undefined;
+  var s = typeof process == = 'object' && process.env ? process.env.WSYNC_TORTURE_SCALE : undefined;
   return s ? (parseInt(s, 10) | 0) : 0;
 });
 #endif
@@ -130,7 +130,7 @@ TEST(Torture, CondVarQueueLosesAndDuplicatesNothing) {
   wsync::Mutex m;
   wsync::CondVar not_empty, not_full;
   std::vector<int> queue;  // guarded by m
-  int produced = 0;         // guarded by m
+  int produced = 0;        // guarded by m
   std::vector<std::atomic<uint8_t>> seen(static_cast<size_t>(total));
   std::atomic<int> consumed{0};
   std::vector<std::thread> pool;

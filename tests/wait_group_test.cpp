@@ -77,12 +77,28 @@ TEST(WaitGroup, WaitersReallySleepAndAllAreWoken) {
     });
   }
   // Sleepers announce themselves: the WAITERS bit appears on the word.
-  ASSERT_TRUE(eventually([&] { return (word(wg) & WaitGroup::kWaiters) != 0; }));
+  ASSERT_TRUE(eventually([&] { return (word(wg) & wsync::detail::kWaitersBit) != 0; }));
   EXPECT_EQ(returned.load(), 0);
   wg.done();  // reaches zero with WAITERS set: wakes everyone, clears the flag
   for (auto& t : waiters) t.join();
   EXPECT_EQ(returned.load(), 4);
   EXPECT_EQ(word(wg), 0u);
+}
+
+// count() is the counter alone: a sleeper's WAITERS bit does not show.
+TEST(WaitGroup, CountIsTheCounterWithoutTheWaitersBit) {
+  WaitGroup wg;
+  EXPECT_EQ(wg.count(), 0);
+  wg.add(3);
+  EXPECT_EQ(wg.count(), 3);
+  std::thread waiter([&] { wg.wait(); });
+  ASSERT_TRUE(eventually([&] { return (word(wg) & wsync::detail::kWaitersBit) != 0; }));
+  EXPECT_EQ(wg.count(), 3);
+  wg.add(-2);
+  EXPECT_EQ(wg.count(), 1);
+  wg.done();
+  waiter.join();
+  EXPECT_EQ(wg.count(), 0);
 }
 
 // Go's test reuses one WaitGroup 8 times; so does this one, with waiters.
@@ -99,7 +115,10 @@ TEST(WaitGroup, ReusedEightTimes) {
         wg.done();
       });
     }
-    std::thread second_waiter([&] { wg.wait(); EXPECT_EQ(finished.load(), 4); });
+    std::thread second_waiter([&] {
+      wg.wait();
+      EXPECT_EQ(finished.load(), 4);
+    });
     wg.wait();
     EXPECT_EQ(finished.load(), 4) << "round " << round;
     second_waiter.join();
@@ -130,7 +149,7 @@ TEST(WaitGroup, TimedWaitSucceedsWhenDoneArrivesInTime) {
   wg.add(2);
   bool ok = false;
   std::thread waiter([&] { ok = wg.wait_for(std::chrono::seconds(30)); });
-  ASSERT_TRUE(eventually([&] { return (word(wg) & WaitGroup::kWaiters) != 0; }));
+  ASSERT_TRUE(eventually([&] { return (word(wg) & wsync::detail::kWaitersBit) != 0; }));
   wg.done();
   wg.done();
   waiter.join();

@@ -37,7 +37,8 @@ EMSCRIPTEN_KEEPALIVE int demo_init(int threads) {
   return g_pool->size();
 }
 
-// (Re)allocates the three images; returns the input's address ("" check via demo_error).
+// (Re)allocates the three images; returns the input's address, or NULL if a
+// side is outside 1..kMaxSide.
 EMSCRIPTEN_KEEPALIVE uint8_t* demo_images(int width, int height) {
   if (width < 1 || width > wsync_filter::kMaxSide || height < 1 || height > wsync_filter::kMaxSide) return nullptr;
   g_width = width;

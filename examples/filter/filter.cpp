@@ -10,9 +10,7 @@ namespace {
 inline int clamp_index(int i, int n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }
 inline uint8_t clamp_byte(int v) { return static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v)); }
 
-inline uint8_t luma(const uint8_t* p) {
-  return static_cast<uint8_t>((77 * p[0] + 150 * p[1] + 29 * p[2] + 128) >> 8);
-}
+inline uint8_t luma(const uint8_t* p) { return static_cast<uint8_t>((77 * p[0] + 150 * p[1] + 29 * p[2] + 128) >> 8); }
 
 // Integer square root (floor) of 0 <= v < 2^30: Sobel's gx^2 + gy^2 (< 2^21) and
 // the sample's squared distances (< 2^25).

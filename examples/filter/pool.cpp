@@ -31,9 +31,10 @@ Pool::~Pool() {
 std::string_view Pool::start(const Params& params, const Frame& frame, int k) noexcept {
   if (std::string_view problem = check(params, frame); !problem.empty()) return problem;
   if (k < 1 || k > size()) return "thread count must be 1..the pool's size";
-  if (done_.native_word().load(std::memory_order_acquire) != 0) return "a filter job is already running";
+  if (done_.count() != 0) return "a filter job is already running";
   job_ = Job{params, frame, k};
-  for (std::atomic<int>& next : next_chunk_) next.store(0, std::memory_order_relaxed);  // published by the release below
+  for (std::atomic<int>& next : next_chunk_)
+    next.store(0, std::memory_order_relaxed);  // published by the release below
   done_.add(k);
   start_.release(k);
   return "";

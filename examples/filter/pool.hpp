@@ -9,7 +9,7 @@
 //       filter.hpp); barrier(k).arrive_and_wait() between passes
 //     done_.done()
 //   the caller: done().wait() on a thread that may block, or
-//     done().wait_async(cb) / JS WaitGroup.at(memory, pool.done_address()).waitAsync()
+//     done().wait_async(cb) / JS: WaitGroup on the word at &pool.done(), waitAsync()
 //
 // Happens-before: start_.release() publishes job_ to the workers that
 // acquire its permits; each worker's done() publishes its chunks of the output
@@ -68,8 +68,8 @@ class Pool {
   wsync::Semaphore start_{0};
   wsync::WaitGroup done_;
   std::vector<std::unique_ptr<wsync::Barrier<>>> barriers_;  // barriers_[k - 1]: k participants
-  std::atomic<int> next_chunk_[kMaxPasses] = {};  // the next chunk of each pass to take
-  Job job_{};         // written by start() before release(), read after acquire()
+  std::atomic<int> next_chunk_[kMaxPasses] = {};             // the next chunk of each pass to take
+  Job job_{};          // written by start() before release(), read after acquire()
   bool stop_ = false;  // likewise
   std::vector<pthread_t> threads_;
 };

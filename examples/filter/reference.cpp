@@ -17,8 +17,8 @@ int main(int argc, char** argv) {
   }
   const int width = std::atoi(argv[1]), height = std::atoi(argv[2]);
   const int threads = argc == 4 ? std::atoi(argv[3]) : 1;
-  if (width < 1 || width > wsync_filter::kMaxSide || height < 1 || height > wsync_filter::kMaxSide ||
-      threads < 1 || threads > 256) {
+  if (width < 1 || width > wsync_filter::kMaxSide || height < 1 || height > wsync_filter::kMaxSide || threads < 1 ||
+      threads > 256) {
     std::fprintf(stderr, "filter_reference: sizes must be 1..%d and THREADS 1..256\n", wsync_filter::kMaxSide);
     return 2;
   }

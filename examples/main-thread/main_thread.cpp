@@ -34,7 +34,8 @@ void hold_for(int ms) {
   pthread_t t;
   pthread_create(&t, nullptr, hold, reinterpret_cast<void*>(static_cast<intptr_t>(ms)));
   pthread_detach(t);
-  while (!held.try_wait()) {}  // a few microseconds: the pool's worker is already running
+  while (!held.try_wait()) {
+  }  // a few microseconds: the pool's worker is already running
 }
 
 }  // namespace

@@ -33,8 +33,7 @@ void wsync_mutex_lock_async(wsync_mutex_t* m, wsync_async_callback callback, voi
 void wsync_wg_wait_async(wsync_wg_t* wg, wsync_async_callback callback, void* user, double ms);
 /* `m` is held and is unlocked at once; the callback runs with `m` locked
  * again, ok true if notified, false on timeout. */
-void wsync_cond_wait_async(wsync_cond_t* c, wsync_mutex_t* m, wsync_async_callback callback, void* user,
-                           double ms);
+void wsync_cond_wait_async(wsync_cond_t* c, wsync_mutex_t* m, wsync_async_callback callback, void* user, double ms);
 /* ok: a permit was taken. */
 void wsync_sem_acquire_async(wsync_sem_t* s, wsync_async_callback callback, void* user, double ms);
 /* ok: the latch reached zero. */
@@ -44,8 +43,7 @@ void wsync_barrier_wait_async(wsync_barrier_t* b, wsync_barrier_token_t token, w
                               void* user, double ms);
 /* Runs fn(arg) on this thread's event loop if no one has run it yet, or
  * waits for the agent running it; then callback(user, true). */
-void wsync_call_once_async(wsync_once_t* once, void (*fn)(void*), void* arg, wsync_async_callback callback,
-                           void* user);
+void wsync_call_once_async(wsync_once_t* once, void (*fn)(void*), void* arg, wsync_async_callback callback, void* user);
 
 #ifdef __cplusplus
 } /* extern "C" */

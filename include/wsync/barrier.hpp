@@ -79,9 +79,6 @@ namespace detail {
 // the algorithm that do not depend on the completion function.
 class BarrierWords {
  public:
-  static constexpr uint32_t kWaiters = 0x8000'0000u;    // bit 31 of `phase`
-  static constexpr uint32_t kPhaseMask = 0x7fff'ffffu;  // bits 30..0 of `phase`
-
   constexpr explicit BarrierWords(ptrdiff_t expected) noexcept
       : phase_(0), remaining_(checked(expected)), expected_(static_cast<uint32_t>(expected)) {}
 
@@ -98,7 +95,7 @@ class BarrierWords {
 
  private:
   static constexpr uint32_t checked(ptrdiff_t expected) noexcept {
-    if (expected < 0 || expected > static_cast<ptrdiff_t>(kPhaseMask)) fatal("wsync: Barrier count out of range");
+    if (expected < 0 || expected > static_cast<ptrdiff_t>(kCountMask)) fatal("wsync: Barrier count out of range");
     return static_cast<uint32_t>(expected);
   }
 
@@ -128,7 +125,7 @@ class Barrier {
     uint32_t phase_;
   };
 
-  static constexpr ptrdiff_t max() noexcept { return detail::BarrierWords::kPhaseMask; }
+  static constexpr ptrdiff_t max() noexcept { return detail::kCountMask; }
 
   // A count outside 0 .. max() is misuse: a compile error in a constant
   // expression, "wsync: Barrier count out of range" at run time.
@@ -157,7 +154,8 @@ class Barrier {
     return words_.wait_until_deadline(token.phase_, detail::Deadline::after(timeout));
   }
   template <class Clock, class Duration>
-  [[nodiscard]] bool wait_until(arrival_token&& token, const std::chrono::time_point<Clock, Duration>& t) const noexcept {
+  [[nodiscard]] bool wait_until(arrival_token&& token,
+                                const std::chrono::time_point<Clock, Duration>& t) const noexcept {
     const uint32_t phase = token.phase_;
     return detail::wait_until_on_clock(t, [&](detail::Deadline d) { return words_.wait_until_deadline(phase, d); });
   }
@@ -177,12 +175,9 @@ class Barrier {
   template <class Callback>
   void wait_async(arrival_token&& token, Callback callback, double timeout_ms = INFINITY) const {
     const uint32_t phase = token.phase_;
-    detail::start_async(
-        [phase](wsync_barrier_t* b, wsync_async_callback cb, void* user, double ms) {
-          wsync_barrier_wait_async(b, phase, cb, user, ms);
-        },
-        reinterpret_cast<wsync_barrier_t*>(&words_), std::move(callback),
-        timeout_ms);
+    detail::start_async([phase](wsync_barrier_t* b, wsync_async_callback cb, void* user,
+                                double ms) { wsync_barrier_wait_async(b, phase, cb, user, ms); },
+                        reinterpret_cast<wsync_barrier_t*>(&words_), std::move(callback), timeout_ms);
   }
   template <class Callback>
   void arrive_and_wait_async(Callback callback) {

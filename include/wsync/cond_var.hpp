@@ -75,7 +75,7 @@
 #include <chrono>
 #include <condition_variable>  // std::cv_status
 #include <cstdint>
-#include <mutex>               // std::unique_lock, std::adopt_lock
+#include <mutex>  // std::unique_lock, std::adopt_lock
 #if __cplusplus >= 202002L && __has_include(<stop_token>)
 #include <stop_token>
 #endif
@@ -150,21 +150,24 @@ class CondVar {
 #if defined(__cpp_lib_jthread)
   template <class Lock, class Predicate>
   bool wait(Lock& lock, std::stop_token stoken, Predicate pred) {
-    return wait_stoppable(lock, stoken, pred, [] { return detail::Deadline::never(); }, [] { return false; });
+    return wait_stoppable(
+        lock, stoken, pred, [] { return detail::Deadline::never(); }, [] { return false; });
   }
 
   template <class Lock, class Clock, class Duration, class Predicate>
-  bool wait_until(Lock& lock, std::stop_token stoken, const std::chrono::time_point<Clock, Duration>& t, Predicate pred) {
+  bool wait_until(Lock& lock, std::stop_token stoken, const std::chrono::time_point<Clock, Duration>& t,
+                  Predicate pred) {
     // The deadline is mapped again after each timeout that came while Clock
     // was still short of t (see detail::wait_until_on_clock).
-    return wait_stoppable(lock, stoken, pred, [&] { return detail::Deadline::at(t); },
-                          [&] { return !(Clock::now() < t); });
+    return wait_stoppable(
+        lock, stoken, pred, [&] { return detail::Deadline::at(t); }, [&] { return !(Clock::now() < t); });
   }
 
   template <class Lock, class Rep, class Period, class Predicate>
   bool wait_for(Lock& lock, std::stop_token stoken, const std::chrono::duration<Rep, Period>& timeout, Predicate pred) {
     const detail::Deadline deadline = detail::Deadline::after(timeout);
-    return wait_stoppable(lock, stoken, pred, [deadline] { return deadline; }, [] { return true; });
+    return wait_stoppable(
+        lock, stoken, pred, [deadline] { return deadline; }, [] { return true; });
   }
 #endif
 
@@ -187,11 +190,9 @@ class CondVar {
   template <class Callback>
   void wait_async(Mutex& m, Callback callback, double timeout_ms = INFINITY) {
     wsync_mutex_t* cm = reinterpret_cast<wsync_mutex_t*>(&m);
-    detail::start_async(
-        [cm](wsync_cond_t* c, wsync_async_callback cb, void* user, double ms) {
-          wsync_cond_wait_async(c, cm, cb, user, ms);
-        },
-        reinterpret_cast<wsync_cond_t*>(this), std::move(callback), timeout_ms);
+    detail::start_async([cm](wsync_cond_t* c, wsync_async_callback cb, void* user,
+                             double ms) { wsync_cond_wait_async(c, cm, cb, user, ms); },
+                        reinterpret_cast<wsync_cond_t*>(this), std::move(callback), timeout_ms);
   }
 #endif
 

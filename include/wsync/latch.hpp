@@ -13,7 +13,7 @@
 //     void wait_async(callback, double timeout_ms = INFINITY) const;          // wasm
 //   };
 //
-// Word layout: the WaitGroup's (wsync/detail/counter_word.hpp), one word:
+// Word layout: the WaitGroup's (wsync/wait_group.hpp), one word:
 //
 //   | state         | meaning                                              |
 //   |---------------|------------------------------------------------------|
@@ -46,7 +46,6 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "wsync/detail/counter_word.hpp"
 #include "wsync/detail/futex.hpp"
 #ifdef __EMSCRIPTEN__
 #include <cmath>
@@ -58,7 +57,7 @@ namespace wsync {
 
 class Latch {
  public:
-  static constexpr ptrdiff_t max() noexcept { return detail::kCounterMask; }
+  static constexpr ptrdiff_t max() noexcept { return detail::kCountMask; }
 
   // A count outside 0 .. max() is misuse: a compile error in a constant
   // expression, "wsync: Latch count out of range" at run time.
@@ -70,7 +69,7 @@ class Latch {
 
   [[nodiscard]] bool try_wait() const noexcept {
     // Acquire: pairs with the release of the count_down() that reached zero.
-    return (state_.load(std::memory_order_acquire) & detail::kCounterMask) == 0;
+    return (state_.load(std::memory_order_acquire) & detail::kCountMask) == 0;
   }
 
   void wait() const noexcept {
@@ -84,8 +83,7 @@ class Latch {
 
   template <class Clock, class Duration>
   [[nodiscard]] bool wait_until(const std::chrono::time_point<Clock, Duration>& t) const noexcept {
-    return try_wait() ||
-           detail::wait_until_on_clock(t, [this](detail::Deadline d) { return wait_until_deadline(d); });
+    return try_wait() || detail::wait_until_on_clock(t, [this](detail::Deadline d) { return wait_until_deadline(d); });
   }
 
   void arrive_and_wait(ptrdiff_t n = 1) noexcept {

@@ -104,8 +104,7 @@ class Mutex {
     uint32_t expected = kUnlocked;
     // Acquire: pairs with the release in unlock(), so the previous critical
     // section happens-before ours. Relaxed on failure: we learn nothing.
-    return state_.compare_exchange_strong(expected, kLocked, std::memory_order_acquire,
-                                          std::memory_order_relaxed);
+    return state_.compare_exchange_strong(expected, kLocked, std::memory_order_acquire, std::memory_order_relaxed);
   }
 
   template <class Rep, class Period>
@@ -138,7 +137,8 @@ class Mutex {
   // false if `timeout_ms` passed first. See wsync/async.h.
   template <class Callback>
   void lock_async(Callback callback, double timeout_ms = INFINITY) {
-    detail::start_async(wsync_mutex_lock_async, reinterpret_cast<wsync_mutex_t*>(this), std::move(callback), timeout_ms);
+    detail::start_async(wsync_mutex_lock_async, reinterpret_cast<wsync_mutex_t*>(this), std::move(callback),
+                        timeout_ms);
   }
 #endif
 

@@ -115,8 +115,7 @@ class Semaphore {
   // `timeout_ms` passed first. See wsync/async.h.
   template <class Callback>
   void acquire_async(Callback callback, double timeout_ms = INFINITY) {
-    detail::start_async(wsync_sem_acquire_async, reinterpret_cast<wsync_sem_t*>(this), std::move(callback),
-                        timeout_ms);
+    detail::start_async(wsync_sem_acquire_async, reinterpret_cast<wsync_sem_t*>(this), std::move(callback), timeout_ms);
   }
 #endif
 

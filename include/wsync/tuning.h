@@ -10,15 +10,9 @@ extern "C" {
 #endif
 
 /* How long a blocking waiter (a pthread, a worker, Node's main thread)
- * spins on its word before it sleeps on the futex, in pauses: 100 by default
- * natively (the pause instruction, about 25 ns each on the machine of
- * docs/benchmarks.md), 4000 in wasm (which has none: a pause there is a read
- * of a local), a few microseconds either way; 0 sleeps at once. A wait for a
- * critical section (Mutex, Semaphore) re-reads the word after 1, 2, 4, 8,
- * then every 16 pauses; a wait for other threads' work (WaitGroup, Latch,
- * Barrier, Once, a CondVar's notify) after every pause, and natively for an
- * eighth of the budget. Natively every spin that runs out then yields the
- * core 16 times before it sleeps (docs/how-it-works.md).
+ * spins on its word before it sleeps on the futex, in pauses: by default a
+ * few microseconds (100 natively, 4000 in wasm, where a pause is a read of a
+ * local); 0 sleeps at once. How the spin spends it: docs/how-it-works.md.
  * A negative value is ignored. Returns the previous value.
  * (The browser main thread spins by time instead: wsync/main_thread.h.) */
 int wsync_set_spin_limit(int pauses);

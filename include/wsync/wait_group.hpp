@@ -6,6 +6,7 @@
 //     void add(int delta = 1);
 //     void done();                               // add(-1)
 //     void wait();
+//     [[nodiscard]] int count() const noexcept;  // a snapshot, as JS's WaitGroup.count
 //     [[nodiscard]] bool wait_for(const std::chrono::duration&);
 //     [[nodiscard]] bool wait_until(const std::chrono::time_point&);
 //   };
@@ -13,7 +14,7 @@
 // A counter of outstanding work. add(n) before handing out n pieces of work;
 // each piece calls done(); wait() returns once the counter is zero.
 //
-// Word layout (32 bits, shared with Latch: wsync/detail/counter_word.hpp):
+// Word layout (32 bits; Latch uses the same word and algorithm):
 //
 //   | bit 31  | bits 30..0                       |
 //   |---------|----------------------------------|
@@ -53,7 +54,6 @@
 #include <chrono>
 #include <cstdint>
 
-#include "wsync/detail/counter_word.hpp"
 #include "wsync/detail/futex.hpp"
 #ifdef __EMSCRIPTEN__
 #include <cmath>
@@ -65,9 +65,6 @@ namespace wsync {
 
 class WaitGroup {
  public:
-  static constexpr uint32_t kWaiters = detail::kCounterWaiters;  // bit 31: sleepers possible
-  static constexpr uint32_t kCounterMask = detail::kCounterMask;  // bits 30..0: the counter
-
   constexpr WaitGroup() noexcept = default;
   WaitGroup(const WaitGroup&) = delete;
   WaitGroup& operator=(const WaitGroup&) = delete;
@@ -76,6 +73,13 @@ class WaitGroup {
   void done() noexcept { add(-1); }
 
   void wait() noexcept { (void)wait_until_deadline(detail::Deadline::never()); }
+
+  // The counter now; other threads may change it at any moment. Acquire:
+  // a 0 read here makes the work of the done() calls that reached it
+  // visible, as a wait() that returns would.
+  [[nodiscard]] int count() const noexcept {
+    return static_cast<int>(state_.load(std::memory_order_acquire) & detail::kCountMask);
+  }
 
   template <class Rep, class Period>
   [[nodiscard]] bool wait_for(const std::chrono::duration<Rep, Period>& timeout) noexcept {

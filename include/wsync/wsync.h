@@ -1,4 +1,4 @@
-/* wsync/wsync.h: the C API (C11 and C++), also what the JavaScript glue calls.
+/* wsync/wsync.h: the C API (C11 and C++).
  *
  * Each C type is a struct of the same size, alignment and word layout as its
  * C++ counterpart (see docs/abi.md); the C functions run the C++ algorithms
@@ -30,11 +30,13 @@
 extern "C" {
 #endif
 
-/* ---- Mutex: 0 unlocked, 1 locked, 2 locked with sleepers. ---- */
+/* ---- Mutex: the word of wsync::Mutex (state table: wsync/mutex.hpp). ---- */
 typedef struct wsync_mutex {
   uint32_t state_; /* touch only through wsync_mutex_* */
 } wsync_mutex_t;
+/* clang-format off */
 #define WSYNC_MUTEX_INIT {0}
+/* clang-format on */
 
 void wsync_mutex_lock(wsync_mutex_t* m);
 bool wsync_mutex_trylock(wsync_mutex_t* m);
@@ -42,11 +44,13 @@ bool wsync_mutex_lock_timeout(wsync_mutex_t* m, double ms);
 /* Unlocking a mutex that is not locked aborts: "wsync: unlock of unlocked Mutex". */
 void wsync_mutex_unlock(wsync_mutex_t* m);
 
-/* ---- WaitGroup: bit 31 "waiters may sleep", bits 30..0 the counter. ---- */
+/* ---- WaitGroup: the word of wsync::WaitGroup (wsync/wait_group.hpp). ---- */
 typedef struct wsync_wg {
   uint32_t state_; /* touch only through wsync_wg_* */
 } wsync_wg_t;
+/* clang-format off */
 #define WSYNC_WG_INIT {0}
+/* clang-format on */
 
 /* A counter below zero aborts: "wsync: negative WaitGroup counter". */
 void wsync_wg_add(wsync_wg_t* wg, int delta);
@@ -54,11 +58,13 @@ void wsync_wg_done(wsync_wg_t* wg);
 void wsync_wg_wait(wsync_wg_t* wg);
 bool wsync_wg_wait_timeout(wsync_wg_t* wg, double ms);
 
-/* ---- CondVar: word 0 the notification sequence, word 1 the waiters. ---- */
+/* ---- CondVar: the words of wsync::CondVar (wsync/cond_var.hpp). ---- */
 typedef struct wsync_cond {
   uint32_t seq_, waiters_; /* touch only through wsync_cond_* */
 } wsync_cond_t;
+/* clang-format off */
 #define WSYNC_COND_INIT {0, 0}
+/* clang-format on */
 
 /* `m` must be held; it is held again when these return. Spurious wakeups are
  * possible: wait in a loop that checks the condition. wait_timeout returns
@@ -68,12 +74,14 @@ bool wsync_cond_wait_timeout(wsync_cond_t* c, wsync_mutex_t* m, double ms);
 void wsync_cond_signal(wsync_cond_t* c);    /* wake one waiter */
 void wsync_cond_broadcast(wsync_cond_t* c); /* wake every waiter */
 
-/* ---- Semaphore: word 0 permits, word 1 sleepers, word 2 the maximum. ---- */
+/* ---- Semaphore: the words of wsync::Semaphore (wsync/semaphore.hpp). ---- */
 typedef struct wsync_sem {
   uint32_t count_, sleepers_, max_; /* touch only through wsync_sem_* */
 } wsync_sem_t;
 #define WSYNC_SEM_MAX 0x7fffffff
+/* clang-format off */
 #define WSYNC_SEM_INIT(initial, max) {(initial), 0, (max)}
+/* clang-format on */
 
 /* 0 <= initial <= max <= WSYNC_SEM_MAX, else "wsync: Semaphore initial count out of range". */
 void wsync_sem_init(wsync_sem_t* s, ptrdiff_t initial, ptrdiff_t max);
@@ -83,11 +91,13 @@ bool wsync_sem_acquire_timeout(wsync_sem_t* s, double ms);
 /* Past the maximum aborts: "wsync: Semaphore released past its maximum". */
 void wsync_sem_release(wsync_sem_t* s, ptrdiff_t n);
 
-/* ---- Latch: the WaitGroup's layout, counting down once. ---- */
+/* ---- Latch: the word of wsync::Latch (wsync/latch.hpp). ---- */
 typedef struct wsync_latch {
   uint32_t state_; /* touch only through wsync_latch_* */
 } wsync_latch_t;
+/* clang-format off */
 #define WSYNC_LATCH_INIT(count) {(count)}
+/* clang-format on */
 
 /* 0 <= count <= 2^31 - 1, else "wsync: Latch count out of range". */
 void wsync_latch_init(wsync_latch_t* l, ptrdiff_t count);
@@ -97,11 +107,13 @@ bool wsync_latch_try_wait(wsync_latch_t* l);
 void wsync_latch_wait(wsync_latch_t* l);
 bool wsync_latch_wait_timeout(wsync_latch_t* l, double ms);
 
-/* ---- Barrier: word 0 phase (bit 31 waiters), word 1 remaining, word 2 expected. ---- */
+/* ---- Barrier: the words of wsync::Barrier (wsync/barrier.hpp). ---- */
 typedef struct wsync_barrier {
   uint32_t phase_, remaining_, expected_; /* touch only through wsync_barrier_* */
 } wsync_barrier_t;
+/* clang-format off */
 #define WSYNC_BARRIER_INIT(count) {0, (count), (count)}
+/* clang-format on */
 typedef uint32_t wsync_barrier_token_t; /* the phase an arrival belongs to */
 
 /* 0 <= count <= 2^31 - 1, else "wsync: Barrier count out of range". */
@@ -116,11 +128,13 @@ bool wsync_barrier_arrive_and_wait(wsync_barrier_t* b);
 /* Arrive in this phase and leave: the next phases expect one fewer. */
 void wsync_barrier_arrive_and_drop(wsync_barrier_t* b);
 
-/* ---- Once: 0 incomplete, 1 running, 2 running with sleepers, 3 complete. ---- */
+/* ---- Once: the word of wsync::Once (wsync/once.hpp). ---- */
 typedef struct wsync_once {
   uint32_t state_; /* touch only through wsync_*once* */
 } wsync_once_t;
+/* clang-format off */
 #define WSYNC_ONCE_INIT {0}
+/* clang-format on */
 
 /* Runs fn(arg) exactly once over every call on `once`; the others wait for
  * it to return. fn must not be NULL ("wsync: NULL function"). */

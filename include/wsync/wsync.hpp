@@ -7,5 +7,5 @@
 #include "wsync/mutex.hpp"
 #include "wsync/once.hpp"
 #include "wsync/semaphore.hpp"
-#include "wsync/wait_group.hpp"
 #include "wsync/version.h"
+#include "wsync/wait_group.hpp"

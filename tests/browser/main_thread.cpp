@@ -6,6 +6,8 @@
 // A pthread holds the Mutex (or owes the WaitGroup a done()) for `hold_ms`,
 // writes the time just before it unlocks, and the main thread records when it
 // resumed: resume - release is the notify-to-main-thread wake latency.
+#include "wsync/main_thread.h"
+
 #include <emscripten/emscripten.h>
 #include <pthread.h>
 
@@ -14,7 +16,6 @@
 #include <thread>
 
 #include "wsync/async.h"
-#include "wsync/main_thread.h"
 #include "wsync/wsync.hpp"
 
 namespace {
@@ -93,9 +94,7 @@ void start(void* (*body)(void*), int hold_ms) {
 // Reports to the page: whether the wait succeeded and the wake latency.
 EM_JS(void, report, (int ok, double latency_ms), { Module.onResult(!!ok, latency_ms); });
 
-void resumed(bool ok) {
-  report(ok, emscripten_get_now() - g_released.load());
-}
+void resumed(bool ok) { report(ok, emscripten_get_now() - g_released.load()); }
 
 }  // namespace
 

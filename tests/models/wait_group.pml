@@ -1,4 +1,4 @@
-/* wsync::WaitGroup (src/counter.cpp, src/waiters_bit.hpp): bit 7 of the
+/* wsync::WaitGroup (src/counter.cpp; its waiter WaitersBitWaiter in src/waiter.hpp): bit 7 of the
  * word is WAITERS (bit 31 in C++), the low bits the counter. The counter
  * starts at 2; two workers call done(), one waiter waits (spinning before it
  * sets WAITERS, as the code does). Checked: the waiter returns only at zero,

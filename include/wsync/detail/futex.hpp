@@ -41,8 +41,7 @@ class Deadline {
 
   // Monotonic now, in the deadline's unit.
   static int64_t now_ns() noexcept {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
   }
 
@@ -140,6 +139,14 @@ void futex_wake(const std::atomic<uint32_t>& word, uint32_t count) noexcept;
 
 inline void futex_wake_one(const std::atomic<uint32_t>& word) noexcept { futex_wake(word, 1); }
 inline void futex_wake_all(const std::atomic<uint32_t>& word) noexcept { futex_wake(word, UINT32_MAX); }
+
+// The WAITERS bit, bit 31 of the words of WaitGroup, Latch and Barrier's
+// phase: "an agent may be asleep on this word". A waiter sets it before it
+// sleeps, and the change that releases waiters clears it in the same atomic
+// step and then wakes all, so nobody is notified while nobody waits. The
+// other 31 bits are the counter or the phase (src/waiter.hpp: WaitersBitWaiter).
+inline constexpr uint32_t kWaitersBit = 0x8000'0000u;
+inline constexpr uint32_t kCountMask = 0x7fff'ffffu;  // bits 30..0
 
 // A CPU hint inside spin loops: lets the sibling hyper-thread run and saves
 // power on x86. WebAssembly has no such instruction; there a read of a local
