@@ -37,6 +37,14 @@ const CONTENDED = 2; // held, sleepers possible
 const HANDOFF = 4; // free for a sleeper only
 const STARVING = 6; // CONTENDED | HANDOFF: a sleeper past the bound asks for the next unlock
 
+// The other words of the primitives with more than one (docs/abi.md); the
+// first, at `index`, is the one every primitive waits on.
+const SEM_SLEEPERS = 1; // Semaphore: 0 the count, 1 sleepers, 2 the maximum
+const SEM_MAX = 2;
+const CV_WAITERS = 1; // CondVar: 0 the sequence number, 1 waiters
+const BARRIER_REMAINING = 1; // Barrier: 0 the phase, 1 remaining, 2 expected
+const BARRIER_EXPECTED = 2;
+
 // WaitGroup, Latch and the Barrier's phase word: bit 31 WAITERS (sleepers
 // possible), bits 30..0 the counter or the phase number.
 const WAITERS = 0x80000000 | 0; // as an Int32Array element: -2147483648
@@ -508,7 +516,7 @@ class SemaphoreWaiter {
         if (spin.whileEqual(i32, index, 0) !== 0) continue;
         // Register, then re-check (both seq_cst): either we see the permit
         // or its releaser sees us in `sleepers` (docs/abi.md).
-        Atomics.add(i32, index + 1, 1);
+        Atomics.add(i32, index + SEM_SLEEPERS, 1);
         this.registered = true;
         continue;
       }
@@ -521,7 +529,7 @@ class SemaphoreWaiter {
     return this.finish(this.sem.tryAcquire());
   }
   finish(ok) {
-    if (this.registered) Atomics.sub(this.sem.i32, this.sem.index + 1, 1);
+    if (this.registered) Atomics.sub(this.sem.i32, this.sem.index + SEM_SLEEPERS, 1);
     this.registered = false;
     return done(ok);
   }
@@ -769,8 +777,8 @@ export class Semaphore extends Words {
     if (initial > max) {
       throw new RangeError(`wsync: Semaphore.initialize() initial count ${initial} exceeds the maximum ${max}`);
     }
-    Atomics.store(i32, index + 1, 0);
-    Atomics.store(i32, index + 2, max);
+    Atomics.store(i32, index + SEM_SLEEPERS, 0);
+    Atomics.store(i32, index + SEM_MAX, max);
     Atomics.store(i32, index, initial);
     return index;
   }
@@ -782,7 +790,7 @@ export class Semaphore extends Words {
 
   /** The maximum, fixed at initialization. */
   get max() {
-    return Atomics.load(this.i32, this.index + 2);
+    return Atomics.load(this.i32, this.index + SEM_MAX);
   }
 
   /** Takes a permit if one is available; never waits. */
@@ -796,7 +804,7 @@ export class Semaphore extends Words {
     }
     // A negative count (2^31 or more in C++) is no state; a waiter would
     // never see 0 and never sleep, so it is reported instead.
-    if (s < 0) throw semaphoreStateError(s, Atomics.load(i32, index + 2));
+    if (s < 0) throw semaphoreStateError(s, Atomics.load(i32, index + SEM_MAX));
     return false;
   }
 
@@ -818,7 +826,7 @@ export class Semaphore extends Words {
     checkCount(n, 0, "Semaphore.release()", "n");
     if (n === 0) return;
     const { i32, index } = this;
-    const max = Atomics.load(i32, index + 2);
+    const max = Atomics.load(i32, index + SEM_MAX);
     let s = Atomics.load(i32, index);
     for (;;) {
       if (s < 0 || s > max || max < 0) throw semaphoreStateError(s, max);
@@ -828,7 +836,7 @@ export class Semaphore extends Words {
       s = seen;
     }
     // Notify only when someone may sleep; wake as many as there are permits.
-    if (Atomics.load(i32, index + 1) !== 0) Atomics.notify(i32, index, n);
+    if (Atomics.load(i32, index + SEM_SLEEPERS) !== 0) Atomics.notify(i32, index, n);
   }
 }
 
@@ -838,12 +846,12 @@ export class CondVar extends Words {
 
   /** Wakes one waiter, if any. Call with the mutex held (or after changing the predicate under it). */
   notifyOne() {
-    if (Atomics.load(this.i32, this.index + 1) !== 0) this.#bump(1);
+    if (Atomics.load(this.i32, this.index + CV_WAITERS) !== 0) this.#bump(1);
   }
 
   /** Wakes every waiter; they then queue on the mutex one by one. */
   notifyAll() {
-    if (Atomics.load(this.i32, this.index + 1) !== 0) this.#bump(undefined);
+    if (Atomics.load(this.i32, this.index + CV_WAITERS) !== 0) this.#bump(undefined);
   }
 
   #bump(count) {
@@ -856,12 +864,12 @@ export class CondVar extends Words {
   // and the registration undone: misuse changes nothing.
   #begin(mutex, call) {
     if (!(mutex instanceof Mutex)) throw new TypeError(`wsync: ${call} needs a wsync Mutex, got ${describe(mutex)}`);
-    Atomics.add(this.i32, this.index + 1, 1);
+    Atomics.add(this.i32, this.index + CV_WAITERS, 1);
     const seq = Atomics.load(this.i32, this.index);
     try {
       mutex.unlock();
     } catch (error) {
-      Atomics.sub(this.i32, this.index + 1, 1);
+      Atomics.sub(this.i32, this.index + CV_WAITERS, 1);
       throw error;
     }
     return seq;
@@ -881,7 +889,7 @@ export class CondVar extends Words {
     try {
       notified = waitBlocking(new SeqWaiter(this.i32, this.index, seq, deadline));
     } finally {
-      Atomics.sub(this.i32, this.index + 1, 1);
+      Atomics.sub(this.i32, this.index + CV_WAITERS, 1);
       waitBlocking(new MutexWaiter(mutex.i32, mutex.index, Infinity, true));
     }
     return notified;
@@ -896,7 +904,7 @@ export class CondVar extends Words {
     try {
       notified = await waitEventLoop(new SeqWaiter(this.i32, this.index, seq, deadline));
     } finally {
-      Atomics.sub(this.i32, this.index + 1, 1);
+      Atomics.sub(this.i32, this.index + CV_WAITERS, 1);
       await waitEventLoop(new MutexWaiter(mutex.i32, mutex.index, Infinity, true));
     }
     return notified;
@@ -928,8 +936,8 @@ export class Barrier extends Words {
   static initialize(i32, index, count) {
     checkWords(i32, index, "Barrier", 3);
     checkCount(count, 0, "Barrier.initialize()", "count");
-    Atomics.store(i32, index + 1, count);
-    Atomics.store(i32, index + 2, count);
+    Atomics.store(i32, index + BARRIER_REMAINING, count);
+    Atomics.store(i32, index + BARRIER_EXPECTED, count);
     Atomics.store(i32, index, 0);
     return index;
   }
@@ -955,11 +963,11 @@ export class Barrier extends Words {
     const { i32, index } = this;
     // The phase cannot move on before this arrival: it is one it waits for.
     const phase = Atomics.load(i32, index) & LOW_BITS;
-    let r = Atomics.load(i32, index + 1);
+    let r = Atomics.load(i32, index + BARRIER_REMAINING);
     for (;;) {
       if (r < 0) throw barrierStateError("remaining", r);
       if (n > r) throw refused(new RangeError("wsync: Barrier over-arrival"));
-      const seen = Atomics.compareExchange(i32, index + 1, r, r - n);
+      const seen = Atomics.compareExchange(i32, index + BARRIER_REMAINING, r, r - n);
       if (seen === r) break;
       r = seen;
     }
@@ -975,7 +983,7 @@ export class Barrier extends Words {
     try {
       if (this.completion !== undefined) this.completion();
     } finally {
-      Atomics.store(i32, index + 1, Atomics.load(i32, index + 2));
+      Atomics.store(i32, index + BARRIER_REMAINING, Atomics.load(i32, index + BARRIER_EXPECTED));
       const old = Atomics.exchange(i32, index, (phase + 1) & LOW_BITS);
       if ((old & WAITERS) !== 0) Atomics.notify(i32, index);
     }
@@ -1016,18 +1024,18 @@ export class Barrier extends Words {
   arriveAndDrop() {
     const { i32, index } = this;
     // First: if this arrival completes the phase, the reset must see it.
-    let e = Atomics.load(i32, index + 2);
+    let e = Atomics.load(i32, index + BARRIER_EXPECTED);
     for (;;) {
       if (e < 0) throw barrierStateError("expected", e);
       if (e === 0) throw new RangeError("wsync: Barrier over-arrival");
-      const seen = Atomics.compareExchange(i32, index + 2, e, e - 1);
+      const seen = Atomics.compareExchange(i32, index + BARRIER_EXPECTED, e, e - 1);
       if (seen === e) break;
       e = seen;
     }
     try {
       this.arrive();
     } catch (error) {
-      if (refusals.has(error)) Atomics.add(i32, index + 2, 1); // refused: undo the drop
+      if (refusals.has(error)) Atomics.add(i32, index + BARRIER_EXPECTED, 1); // refused: undo the drop
       throw error;
     }
   }
