@@ -8,6 +8,7 @@
 
 #include "waiter.hpp"
 #include "wsync/async.h"
+#include "wsync/detail/async_callback.hpp"
 
 namespace wsync {
 namespace detail {
@@ -15,7 +16,7 @@ namespace detail {
 // One asynchronous wait in progress, of any waiter type.
 class AsyncWait {
  public:
-  AsyncWait(wsync_async_callback callback, void* user) noexcept : callback(callback), user(user) {}
+  explicit AsyncWait(AsyncCallback callback) noexcept : callback(callback) {}
   AsyncWait(const AsyncWait&) = delete;
   AsyncWait& operator=(const AsyncWait&) = delete;
   virtual ~AsyncWait() = default;
@@ -24,15 +25,13 @@ class AsyncWait {
   virtual Deadline deadline() const noexcept = 0;
   virtual void woken() noexcept = 0;
 
-  const wsync_async_callback callback;
-  void* const user;
+  const AsyncCallback callback;
 };
 
 template <class Waiter>
 class AsyncWaiter final : public AsyncWait {
  public:
-  AsyncWaiter(Waiter waiter, wsync_async_callback callback, void* user) noexcept
-      : AsyncWait(callback, user), waiter_(std::move(waiter)) {}
+  AsyncWaiter(Waiter waiter, AsyncCallback callback) noexcept : AsyncWait(callback), waiter_(std::move(waiter)) {}
   Step attempt(Spinner& spin) noexcept override { return waiter_.attempt(spin); }
   Step on_timeout() noexcept override { return waiter_.on_timeout(); }
   Deadline deadline() const noexcept override { return waiter_.deadline(); }
@@ -43,13 +42,15 @@ class AsyncWaiter final : public AsyncWait {
 };
 
 // Takes ownership of `wait`; its first attempt runs from the event loop, and
-// callback(user, ok) runs once it finishes, never inside this call.
-void start_async(AsyncWait* wait) noexcept;
+// its callback runs once it finishes, never inside this call.
+void start_wait_async(AsyncWait* wait) noexcept;
 
+// The event-loop driver, as wait_blocking() (src/waiter.hpp) is the blocking
+// one: runs `waiter` and calls `callback` with its result.
 template <class Waiter>
-void start_async(Waiter waiter, wsync_async_callback callback, void* user) noexcept {
-  if (callback == nullptr) fatal("wsync: NULL callback");
-  start_async(new AsyncWaiter<Waiter>(std::move(waiter), callback, user));
+void wait_async(Waiter waiter, AsyncCallback callback) noexcept {
+  if (callback.function == nullptr) fatal("wsync: NULL callback");
+  start_wait_async(new AsyncWaiter<Waiter>(std::move(waiter), callback));
 }
 
 }  // namespace detail

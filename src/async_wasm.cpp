@@ -16,10 +16,9 @@ namespace detail {
 namespace {
 
 void finish(AsyncWait* wait, bool ok) {
-  const wsync_async_callback callback = wait->callback;
-  void* user = wait->user;
+  const AsyncCallback callback = wait->callback;
   delete wait;
-  callback(user, ok);
+  callback.function(callback.user, ok);
 }
 
 void step(AsyncWait* wait);
@@ -60,7 +59,7 @@ void step(AsyncWait* wait) {
 
 // The callback must run later, from the event loop: even an immediate result
 // goes through one asynchronous turn (a 0 ms wait on a word that differs).
-void start_async(AsyncWait* wait) noexcept {
+void start_wait_async(AsyncWait* wait) noexcept {
   static const std::atomic<uint32_t> kNeverEqual{1};
   wsync_js_wait_async(
       &kNeverEqual, 0, 0, [](void* arg, int) { step(static_cast<AsyncWait*>(arg)); }, wait);

@@ -21,7 +21,7 @@ using BarrierWaiter = WaitersBitWaiter<PhaseIsNot>;
 
 }  // namespace
 
-BarrierWords::Arrival BarrierWords::arrive(ptrdiff_t update) noexcept {
+BarrierWords::Arrival BarrierWords::count_down(ptrdiff_t update) noexcept {
   if (update < 1) fatal("wsync: Barrier arrive() count must be at least 1");
   // Relaxed: the phase cannot move on before this arrival (it is one of the
   // arrivals the phase waits for), so any load reads the current phase.
@@ -65,6 +65,12 @@ bool BarrierWords::wait_until_deadline(uint32_t phase, Deadline deadline) noexce
   return wait_blocking(waiter);
 }
 
+#ifdef __EMSCRIPTEN__
+void BarrierWords::start_async(uint32_t phase, AsyncCallback callback, double timeout_ms) noexcept {
+  wait_async(BarrierWaiter(phase_, PhaseIsNot{phase}, deadline_after_ms(timeout_ms)), callback);
+}
+#endif
+
 }  // namespace detail
 }  // namespace wsync
 
@@ -79,10 +85,8 @@ void wsync_barrier_init(wsync_barrier_t* barrier, ptrdiff_t count) {
 }
 
 wsync_barrier_token_t wsync_barrier_arrive(wsync_barrier_t* barrier, ptrdiff_t n) {
-  wsync::detail::BarrierWords& b = as_cxx(barrier);
-  const wsync::detail::BarrierWords::Arrival a = b.arrive(n);
-  if (a.last) b.complete(a.phase);
-  return a.phase;
+  wsync::NoCompletion none;
+  return as_cxx(barrier).arrive(n, none).phase;
 }
 
 void wsync_barrier_wait(wsync_barrier_t* barrier, wsync_barrier_token_t token) {
@@ -96,13 +100,10 @@ bool wsync_barrier_wait_timeout(wsync_barrier_t* barrier, wsync_barrier_token_t 
 
 bool wsync_barrier_arrive_and_wait(wsync_barrier_t* barrier) {
   wsync::detail::BarrierWords& b = as_cxx(barrier);
-  const wsync::detail::BarrierWords::Arrival a = b.arrive(1);
-  if (a.last) {
-    b.complete(a.phase);
-    return true;
-  }
-  (void)b.wait_until_deadline(a.phase, wsync::detail::Deadline::never());
-  return false;
+  wsync::NoCompletion none;
+  const wsync::detail::BarrierWords::Arrival a = b.arrive(1, none);
+  if (!a.last) (void)b.wait_until_deadline(a.phase, wsync::detail::Deadline::never());
+  return a.last;
 }
 
 void wsync_barrier_arrive_and_drop(wsync_barrier_t* barrier) {
@@ -114,10 +115,7 @@ void wsync_barrier_arrive_and_drop(wsync_barrier_t* barrier) {
 #ifdef __EMSCRIPTEN__
 void wsync_barrier_wait_async(wsync_barrier_t* barrier, wsync_barrier_token_t token, wsync_async_callback callback,
                               void* user, double ms) {
-  wsync::detail::BarrierWords& b = as_cxx(barrier);
-  wsync::detail::start_async(
-      wsync::detail::BarrierWaiter(b.phase_word(), wsync::detail::PhaseIsNot{token}, deadline_after_ms(ms)), callback,
-      user);
+  as_cxx(barrier).start_async(token, wsync::detail::AsyncCallback{callback, user}, ms);
 }
 #endif
 

@@ -4,6 +4,9 @@
 #include "async.hpp"
 #include "c_boundary.hpp"
 #include "mutex_waiter.hpp"
+#include "wsync/detail/access.hpp"
+
+using wsync::detail::Access;
 
 namespace wsync {
 namespace detail {
@@ -38,8 +41,8 @@ class CondWaiter {
  public:
   CondWaiter(CondVar& cv, Mutex& m, uint32_t seq, Deadline deadline) noexcept
       : cv_(cv),
-        seq_waiter_(cv.native_word(), seq, deadline),
-        mutex_waiter_(m.native_word(), Deadline::never(), true) {}
+        seq_waiter_(Access::native_word(cv), seq, deadline),
+        mutex_waiter_(Access::native_word(m), Deadline::never(), true) {}
 
   Step attempt(Spinner& spin) noexcept {
     if (!relocking_) {
@@ -64,7 +67,7 @@ class CondWaiter {
 
  private:
   void start_relock(bool notified) noexcept {
-    cv_.end_wait();
+    Access::end_wait(cv_);
     notified_ = notified;
     relocking_ = true;
   }
@@ -92,6 +95,18 @@ void CondVar::notify_slow(uint32_t count) noexcept {
   detail::futex_wake(seq_, count);
 }
 
+#ifdef __EMSCRIPTEN__
+void CondVar::start_async(Mutex& m, detail::AsyncCallback callback, double timeout_ms) noexcept {
+  const detail::Deadline deadline = detail::deadline_after_ms(timeout_ms);
+  // Misuse is reported before the caller's mutex is touched.
+  if (callback.function == nullptr) detail::fatal("wsync: NULL callback");
+  // As every wait: register and unlock now, under the caller's lock.
+  const uint32_t seq = begin_wait();
+  m.unlock();
+  detail::wait_async(detail::CondWaiter(*this, m, seq, deadline), callback);
+}
+#endif
+
 }  // namespace wsync
 
 using wsync::detail::as_cxx;
@@ -107,7 +122,7 @@ void wsync_cond_wait(wsync_cond_t* c, wsync_mutex_t* m) {
 bool wsync_cond_wait_timeout(wsync_cond_t* c, wsync_mutex_t* m, double ms) {
   wsync::CondVar& cv = as_cxx(c);
   wsync::Mutex& mutex = as_cxx(m);
-  return cv.wait_until_deadline(mutex, deadline_after_ms(ms)) == std::cv_status::no_timeout;
+  return Access::wait_until_deadline(cv, mutex, deadline_after_ms(ms)) == std::cv_status::no_timeout;
 }
 
 void wsync_cond_signal(wsync_cond_t* c) { as_cxx(c).notify_one(); }
@@ -117,13 +132,7 @@ void wsync_cond_broadcast(wsync_cond_t* c) { as_cxx(c).notify_all(); }
 #ifdef __EMSCRIPTEN__
 void wsync_cond_wait_async(wsync_cond_t* c, wsync_mutex_t* m, wsync_async_callback callback, void* user, double ms) {
   wsync::CondVar& cv = as_cxx(c);
-  wsync::Mutex& mutex = as_cxx(m);
-  const wsync::detail::Deadline deadline = deadline_after_ms(ms);
-  if (callback == nullptr) wsync::detail::fatal("wsync: NULL callback");
-  // As every wait: register and unlock now, under the caller's lock.
-  const uint32_t seq = cv.begin_wait();
-  mutex.unlock();
-  wsync::detail::start_async(wsync::detail::CondWaiter(cv, mutex, seq, deadline), callback, user);
+  Access::start_async(cv, as_cxx(m), wsync::detail::AsyncCallback{callback, user}, ms);
 }
 #endif
 

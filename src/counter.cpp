@@ -6,8 +6,11 @@
 #include "async.hpp"
 #include "c_boundary.hpp"
 #include "waiter.hpp"
+#include "wsync/detail/access.hpp"
 #include "wsync/latch.hpp"
 #include "wsync/wait_group.hpp"
+
+using wsync::detail::Access;
 
 namespace wsync {
 namespace detail {
@@ -72,6 +75,16 @@ bool Latch::wait_until_deadline(detail::Deadline deadline) const noexcept {
   return detail::counter_wait(state_, deadline);
 }
 
+#ifdef __EMSCRIPTEN__
+void WaitGroup::start_async(detail::AsyncCallback callback, double timeout_ms) noexcept {
+  detail::wait_async(detail::counter_waiter(state_, detail::deadline_after_ms(timeout_ms)), callback);
+}
+
+void Latch::start_async(detail::AsyncCallback callback, double timeout_ms) const noexcept {
+  detail::wait_async(detail::counter_waiter(state_, detail::deadline_after_ms(timeout_ms)), callback);
+}
+#endif
+
 }  // namespace wsync
 
 using wsync::detail::as_cxx;
@@ -87,7 +100,7 @@ void wsync_wg_wait(wsync_wg_t* wg) { as_cxx(wg).wait(); }
 
 bool wsync_wg_wait_timeout(wsync_wg_t* wg, double ms) {
   wsync::WaitGroup& group = as_cxx(wg);
-  return group.wait_until_deadline(deadline_after_ms(ms));
+  return Access::wait_until_deadline(group, deadline_after_ms(ms));
 }
 
 void wsync_latch_init(wsync_latch_t* latch, ptrdiff_t count) {
@@ -104,18 +117,16 @@ void wsync_latch_wait(wsync_latch_t* latch) { as_cxx(latch).wait(); }
 bool wsync_latch_wait_timeout(wsync_latch_t* latch, double ms) {
   wsync::Latch& l = as_cxx(latch);
   const wsync::detail::Deadline deadline = deadline_after_ms(ms);
-  return l.try_wait() || l.wait_until_deadline(deadline);
+  return l.try_wait() || Access::wait_until_deadline(l, deadline);
 }
 
 #ifdef __EMSCRIPTEN__
 void wsync_wg_wait_async(wsync_wg_t* wg, wsync_async_callback callback, void* user, double ms) {
-  wsync::WaitGroup& group = as_cxx(wg);
-  wsync::detail::start_async(wsync::detail::counter_waiter(group.native_word(), deadline_after_ms(ms)), callback, user);
+  Access::start_async(as_cxx(wg), wsync::detail::AsyncCallback{callback, user}, ms);
 }
 
 void wsync_latch_wait_async(wsync_latch_t* latch, wsync_async_callback callback, void* user, double ms) {
-  wsync::Latch& l = as_cxx(latch);
-  wsync::detail::start_async(wsync::detail::counter_waiter(l.native_word(), deadline_after_ms(ms)), callback, user);
+  Access::start_async(as_cxx(latch), wsync::detail::AsyncCallback{callback, user}, ms);
 }
 #endif
 

@@ -5,6 +5,9 @@
 #include "async.hpp"
 #include "c_boundary.hpp"
 #include "mutex_waiter.hpp"
+#include "wsync/detail/access.hpp"
+
+using wsync::detail::Access;
 
 namespace wsync {
 
@@ -25,6 +28,12 @@ void Mutex::unlock_slow(uint32_t previous) noexcept {
   }
 }
 
+#ifdef __EMSCRIPTEN__
+void Mutex::start_async(detail::AsyncCallback callback, double timeout_ms) noexcept {
+  detail::wait_async(detail::MutexWaiter(state_, detail::deadline_after_ms(timeout_ms)), callback);
+}
+#endif
+
 }  // namespace wsync
 
 using wsync::detail::as_cxx;
@@ -38,15 +47,14 @@ bool wsync_mutex_trylock(wsync_mutex_t* m) { return as_cxx(m).try_lock(); }
 
 bool wsync_mutex_lock_timeout(wsync_mutex_t* m, double ms) {
   wsync::Mutex& mutex = as_cxx(m);
-  return mutex.try_lock_until_deadline(deadline_after_ms(ms));
+  return Access::try_lock_until_deadline(mutex, deadline_after_ms(ms));
 }
 
 void wsync_mutex_unlock(wsync_mutex_t* m) { as_cxx(m).unlock(); }
 
 #ifdef __EMSCRIPTEN__
 void wsync_mutex_lock_async(wsync_mutex_t* m, wsync_async_callback callback, void* user, double ms) {
-  wsync::Mutex& mutex = as_cxx(m);
-  wsync::detail::start_async(wsync::detail::MutexWaiter(mutex.native_word(), deadline_after_ms(ms)), callback, user);
+  Access::start_async(as_cxx(m), wsync::detail::AsyncCallback{callback, user}, ms);
 }
 #endif
 

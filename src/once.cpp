@@ -4,6 +4,9 @@
 #include "async.hpp"
 #include "c_boundary.hpp"
 #include "waiter.hpp"
+#include "wsync/detail/access.hpp"
+
+using wsync::detail::Access;
 
 namespace wsync {
 namespace detail {
@@ -58,14 +61,14 @@ class OnceWaiter {
 class OnceCaller {
  public:
   OnceCaller(Once& once, void (*fn)(void*), void* arg) noexcept
-      : once_(once), waiter_(once.native_word()), fn_(fn), arg_(arg) {}
+      : once_(once), waiter_(Access::native_word(once)), fn_(fn), arg_(arg) {}
 
   Step attempt(Spinner& spin) noexcept {
     const Step step = waiter_.attempt(spin);
     if (!step.finished) return step;
     if (step.ok) {
       fn_(arg_);  // C has no exceptions: it completes
-      once_.finish(true);
+      Access::finish(once_, true);
     }
     return Step::done(true);
   }
@@ -100,6 +103,13 @@ void Once::finish(bool completed) noexcept {
   }
 }
 
+#ifdef __EMSCRIPTEN__
+void Once::start_async(void (*fn)(void*), void* arg, detail::AsyncCallback callback) noexcept {
+  if (fn == nullptr) detail::fatal("wsync: NULL function");
+  detail::wait_async(detail::OnceCaller(*this, fn, arg), callback);
+}
+#endif
+
 }  // namespace wsync
 
 using wsync::detail::as_cxx;
@@ -109,9 +119,9 @@ extern "C" {
 void wsync_call_once(wsync_once_t* once, void (*fn)(void*), void* arg) {
   wsync::Once& o = as_cxx(once);
   if (fn == nullptr) wsync::detail::fatal("wsync: NULL function");
-  if (o.is_complete() || !o.begin()) return;
+  if (o.is_complete() || !Access::begin(o)) return;
   fn(arg);
-  o.finish(true);
+  Access::finish(o, true);
 }
 
 bool wsync_once_is_complete(wsync_once_t* once) { return as_cxx(once).is_complete(); }
@@ -119,9 +129,7 @@ bool wsync_once_is_complete(wsync_once_t* once) { return as_cxx(once).is_complet
 #ifdef __EMSCRIPTEN__
 void wsync_call_once_async(wsync_once_t* once, void (*fn)(void*), void* arg, wsync_async_callback callback,
                            void* user) {
-  wsync::Once& o = as_cxx(once);
-  if (fn == nullptr) wsync::detail::fatal("wsync: NULL function");
-  wsync::detail::start_async(wsync::detail::OnceCaller(o, fn, arg), callback, user);
+  Access::start_async(as_cxx(once), fn, arg, wsync::detail::AsyncCallback{callback, user});
 }
 #endif
 

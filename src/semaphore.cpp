@@ -6,6 +6,9 @@
 #include "async.hpp"
 #include "c_boundary.hpp"
 #include "waiter.hpp"
+#include "wsync/detail/access.hpp"
+
+using wsync::detail::Access;
 
 namespace wsync {
 namespace detail {
@@ -18,7 +21,7 @@ class SemaphoreWaiter {
   SemaphoreWaiter(Semaphore& semaphore, Deadline deadline) noexcept : sem_(semaphore), deadline_(deadline) {}
 
   Step attempt(Spinner& spin) noexcept {
-    std::atomic<uint32_t>& count = sem_.native_word();
+    std::atomic<uint32_t>& count = Access::native_word(sem_);
     for (;;) {
       if (sem_.try_acquire()) return finish(true);
       if (!registered_) {
@@ -26,7 +29,7 @@ class SemaphoreWaiter {
         // wake (sleepers is still zero for us).
         if (spin.while_equal(count, 0) != 0) continue;
         // seq_cst, and the seq_cst re-check below: see the header.
-        sem_.sleepers_word().fetch_add(1, std::memory_order_seq_cst);
+        Access::sleepers_word(sem_).fetch_add(1, std::memory_order_seq_cst);
         registered_ = true;
         continue;
       }
@@ -42,7 +45,7 @@ class SemaphoreWaiter {
  private:
   Step finish(bool ok) noexcept {
     // Relaxed: a releaser that still counts us wakes one agent too many.
-    if (registered_) sem_.sleepers_word().fetch_sub(1, std::memory_order_relaxed);
+    if (registered_) Access::sleepers_word(sem_).fetch_sub(1, std::memory_order_relaxed);
     registered_ = false;
     return Step::done(ok);
   }
@@ -79,6 +82,12 @@ void Semaphore::release(ptrdiff_t update) noexcept {
   if (sleepers_.load(std::memory_order_seq_cst) != 0) detail::futex_wake(count_, static_cast<uint32_t>(update));
 }
 
+#ifdef __EMSCRIPTEN__
+void Semaphore::start_async(detail::AsyncCallback callback, double timeout_ms) noexcept {
+  detail::wait_async(detail::SemaphoreWaiter(*this, detail::deadline_after_ms(timeout_ms)), callback);
+}
+#endif
+
 }  // namespace wsync
 
 using wsync::detail::as_cxx;
@@ -98,15 +107,14 @@ bool wsync_sem_tryacquire(wsync_sem_t* sem) { return as_cxx(sem).try_acquire(); 
 bool wsync_sem_acquire_timeout(wsync_sem_t* sem, double ms) {
   wsync::Semaphore& s = as_cxx(sem);
   const wsync::detail::Deadline deadline = deadline_after_ms(ms);
-  return s.try_acquire() || s.acquire_until_deadline(deadline);
+  return s.try_acquire() || Access::acquire_until_deadline(s, deadline);
 }
 
 void wsync_sem_release(wsync_sem_t* sem, ptrdiff_t n) { as_cxx(sem).release(n); }
 
 #ifdef __EMSCRIPTEN__
 void wsync_sem_acquire_async(wsync_sem_t* sem, wsync_async_callback callback, void* user, double ms) {
-  wsync::Semaphore& s = as_cxx(sem);
-  wsync::detail::start_async(wsync::detail::SemaphoreWaiter(s, deadline_after_ms(ms)), callback, user);
+  Access::start_async(as_cxx(sem), wsync::detail::AsyncCallback{callback, user}, ms);
 }
 #endif
 

@@ -11,7 +11,10 @@
 
 #include "wasm_test_util.hpp"
 #include "wsync/async.h"
+#include "wsync/detail/access.hpp"
 #include "wsync/wsync.hpp"
+
+using wsync::detail::Access;
 
 namespace {
 
@@ -117,8 +120,8 @@ void step_semaphore() {
         g_sem.acquire_async([](bool ok2) {
           check(ok2, "acquire_async takes the pthread's permit");
           check(elapsed_ms() >= 40, "acquire_async really waited");
-          check(g_sem.native_word().load() == 0, "the permit was taken");
-          check(g_sem.sleepers_word().load() == 0, "no sleeper left registered");
+          check(Access::native_word(g_sem).load() == 0, "the permit was taken");
+          check(Access::sleepers_word(g_sem).load() == 0, "no sleeper left registered");
           step_latch();
         });
       },
@@ -132,8 +135,8 @@ void step_cond_var() {
       g_mutex,
       [](bool notified) {
         check(!notified, "cond wait_async times out without a notify");
-        check(g_mutex.native_word().load() != wsync::Mutex::kUnlocked, "and returns with the mutex held");
-        check(g_cv.waiters_word().load() == 0, "no waiter left registered");
+        check(Access::native_word(g_mutex).load() != wsync::Mutex::kUnlocked, "and returns with the mutex held");
+        check(Access::waiters_word(g_cv).load() == 0, "no waiter left registered");
         later(50, [] {
           g_mutex.lock();
           g_flag = 1;
@@ -146,7 +149,7 @@ void step_cond_var() {
           check(g_flag == 1, "and sees the pthread's write under the mutex");
           check(elapsed_ms() >= 40, "cond wait_async really waited");
           g_mutex.unlock();
-          check(g_mutex.native_word().load() == wsync::Mutex::kUnlocked, "unlocked again");
+          check(Access::native_word(g_mutex).load() == wsync::Mutex::kUnlocked, "unlocked again");
           step_semaphore();
         });
       },

@@ -10,7 +10,10 @@
 #include <thread>
 
 #include "wasm_test_util.hpp"
+#include "wsync/detail/access.hpp"
 #include "wsync/wsync.hpp"
+
+using wsync::detail::Access;
 
 namespace {
 
@@ -37,7 +40,7 @@ void* finish_work(void*) {
 void step4_wait_group_zero(bool ok) {
   check(ok, "wait_async returns true once the pthread's done() calls reach zero");
   check(elapsed_ms() >= 90, "wait_async really waited for the work");
-  check(g_wg.native_word().load() == 0, "WaitGroup back to 0");
+  check(Access::native_word(g_wg).load() == 0, "WaitGroup back to 0");
   // Already zero: the callback still comes later, from the event loop.
   static bool called = false;
   g_wg.wait_async([](bool ok2) {
@@ -56,9 +59,9 @@ void step3_wait_group_timeout(bool ok) {
 void step2_locked(bool ok) {
   check(ok, "lock_async acquires once the holder unlocks");
   check(elapsed_ms() >= 90, "lock_async really waited for the holder");
-  check(g_mutex.native_word().load() == wsync::Mutex::kContended, "taken as CONTENDED after sleeping");
+  check(Access::native_word(g_mutex).load() == wsync::Mutex::kContended, "taken as CONTENDED after sleeping");
   g_mutex.unlock();
-  check(g_mutex.native_word().load() == wsync::Mutex::kUnlocked, "unlocked again");
+  check(Access::native_word(g_mutex).load() == wsync::Mutex::kUnlocked, "unlocked again");
   g_wg.add(2);
   pthread_t t;
   pthread_create(&t, nullptr, finish_work, nullptr);

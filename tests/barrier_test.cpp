@@ -10,6 +10,9 @@
 #include <vector>
 
 #include "test_util.hpp"
+#include "wsync/detail/access.hpp"
+
+using wsync::detail::Access;
 
 namespace {
 
@@ -22,7 +25,7 @@ constinit Barrier<> g_global_barrier(1);
 
 TEST(Barrier, ASingleParticipantPassesEveryPhase) {
   for (int i = 0; i < 5; ++i) g_global_barrier.arrive_and_wait();
-  EXPECT_EQ(g_global_barrier.native_word().load(), 5u) << "five phases, nobody ever slept";
+  EXPECT_EQ(Access::native_word(g_global_barrier).load(), 5u) << "five phases, nobody ever slept";
 }
 
 // K threads run 10^4 phases. In each phase every thread writes the phase
@@ -59,7 +62,7 @@ TEST(Barrier, TenThousandPhasesWithAPerPhaseInvariant) {
   EXPECT_EQ(completed, kPhases) << "exactly one completion per phase";
   EXPECT_EQ(bad_completions, 0);
   EXPECT_EQ(bad_releases.load(), 0);
-  EXPECT_EQ(barrier.native_word().load() & 0x7fff'ffffu, static_cast<uint32_t>(kPhases));
+  EXPECT_EQ(Access::native_word(barrier).load() & 0x7fff'ffffu, static_cast<uint32_t>(kPhases));
 }
 
 TEST(Barrier, ArriveReturnsATokenToWaitOnLater) {
@@ -70,7 +73,7 @@ TEST(Barrier, ArriveReturnsATokenToWaitOnLater) {
   other.join();
   auto next = barrier.arrive(2);  // both arrivals of phase 1 at once
   barrier.wait(std::move(next));  // already complete: returns at once
-  EXPECT_EQ(barrier.native_word().load(), 2u);
+  EXPECT_EQ(Access::native_word(barrier).load(), 2u);
 }
 
 TEST(Barrier, ArriveAndDropShrinksTheNextPhases) {
@@ -90,10 +93,10 @@ TEST(Barrier, ArriveAndDropShrinksTheNextPhases) {
 TEST(Barrier, WaitersReallySleep) {
   Barrier<> barrier(2);
   std::thread waiter([&] { barrier.arrive_and_wait(); });
-  ASSERT_TRUE(eventually([&] { return (barrier.native_word().load() & 0x8000'0000u) != 0; }));
+  ASSERT_TRUE(eventually([&] { return (Access::native_word(barrier).load() & 0x8000'0000u) != 0; }));
   barrier.arrive_and_wait();
   waiter.join();
-  EXPECT_EQ(barrier.native_word().load(), 1u) << "phase 1, WAITERS cleared";
+  EXPECT_EQ(Access::native_word(barrier).load(), 1u) << "phase 1, WAITERS cleared";
 }
 
 TEST(Barrier, TimedWaitTimesOutNeverEarly) {
@@ -114,7 +117,7 @@ TEST(BarrierDeathTest, OverArrivalAbortsAndChangesNothing) {
   EXPECT_DEATH(Barrier<>(-1), "^wsync: Barrier count out of range\n");
   Barrier<> empty(0);
   EXPECT_DEATH(empty.arrive_and_drop(), "^wsync: Barrier over-arrival\n");
-  EXPECT_EQ(barrier.native_word().load(), 0u);
+  EXPECT_EQ(Access::native_word(barrier).load(), 0u);
 }
 #endif
 

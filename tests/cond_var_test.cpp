@@ -16,6 +16,9 @@
 #include <vector>
 
 #include "test_util.hpp"
+#include "wsync/detail/access.hpp"
+
+using wsync::detail::Access;
 
 namespace {
 
@@ -27,8 +30,8 @@ static_assert(!std::is_copy_constructible_v<CondVar> && !std::is_move_constructi
 static_assert(std::is_nothrow_default_constructible_v<CondVar>);
 constinit CondVar g_global_cv;
 
-uint32_t seq(CondVar& cv) { return cv.native_word().load(); }
-uint32_t waiters(CondVar& cv) { return cv.waiters_word().load(); }
+uint32_t seq(CondVar& cv) { return Access::native_word(cv).load(); }
+uint32_t waiters(CondVar& cv) { return Access::waiters_word(cv).load(); }
 
 TEST(CondVar, NotifyWithNobodyWaitingTouchesNothing) {
   CondVar cv;
@@ -58,7 +61,7 @@ TEST(CondVar, WaiterSleepsUntilNotifiedAndReturnsWithTheLockHeld) {
   waiter.join();
   EXPECT_GE(seq(cv), 1u);
   EXPECT_EQ(waiters(cv), 0u);
-  EXPECT_EQ(m.native_word().load(), Mutex::kUnlocked);
+  EXPECT_EQ(Access::native_word(m).load(), Mutex::kUnlocked);
 }
 
 TEST(CondVar, WaitsWithABareMutexAndWithOtherBasicLockables) {
@@ -152,7 +155,7 @@ TEST(CondVar, NotifyAllWakesEveryWaiterAndLeavesPristineWords) {
   EXPECT_EQ(woken, 8);
   EXPECT_EQ(max_inside, 1);
   EXPECT_EQ(waiters(cv), 0u);
-  EXPECT_EQ(m.native_word().load(), Mutex::kUnlocked);
+  EXPECT_EQ(Access::native_word(m).load(), Mutex::kUnlocked);
 }
 
 // A bounded queue (capacity 16) with two condition variables: 4 producers
@@ -198,7 +201,7 @@ TEST(CondVar, ProducersAndConsumersLoseAndDuplicateNothing) {
   for (int i = 0; i < kItems; ++i) ASSERT_EQ(seen[static_cast<size_t>(i)], 1) << "item " << i;
   EXPECT_EQ(waiters(not_empty), 0u);
   EXPECT_EQ(waiters(not_full), 0u);
-  EXPECT_EQ(m.native_word().load(), Mutex::kUnlocked);
+  EXPECT_EQ(Access::native_word(m).load(), Mutex::kUnlocked);
 }
 
 }  // namespace

@@ -130,7 +130,7 @@ TEST(Filter, BadParametersAreRefusedWithAReason) {
   bad = img.frame();
   bad.out = nullptr;
   EXPECT_EQ(pool.start({Kind::sharpen, 0}, bad, 1), "NULL image buffer");
-  EXPECT_EQ(pool.done().native_word().load(), 0u) << "nothing was started";
+  EXPECT_EQ(pool.done().count(), 0) << "nothing was started";
 }
 
 TEST(Filter, SampleAndChecksumAreDeterministic) {

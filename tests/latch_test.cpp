@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "test_util.hpp"
+#include "wsync/detail/access.hpp"
+
+using wsync::detail::Access;
 
 namespace {
 
@@ -18,7 +21,7 @@ static_assert(!std::is_copy_constructible_v<Latch> && !std::is_move_constructibl
 static_assert(Latch::max() == 0x7fffffff);
 constinit Latch g_global_latch(1);
 
-uint32_t word(Latch& l) { return l.native_word().load(); }
+uint32_t word(Latch& l) { return Access::native_word(l).load(); }
 
 TEST(Latch, ZeroIsReleasedFromTheStart) {
   Latch l(0);

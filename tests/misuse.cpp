@@ -5,11 +5,14 @@
 #include <cstdio>
 #include <cstring>
 
+#include "wsync/detail/access.hpp"
 #include "wsync/wsync.h"
 #include "wsync/wsync.hpp"
 #ifdef __EMSCRIPTEN__
 #include "wsync/async.h"
 #endif
+
+using wsync::detail::Access;
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -33,7 +36,7 @@ int main(int argc, char** argv) {
     m.unlock();
   } else if (!std::strcmp(name, "corrupted_mutex")) {
     wsync::Mutex m;
-    m.native_word().store(0xdead);
+    Access::native_word(m).store(0xdead);
     m.lock();
   } else if (!std::strcmp(name, "null_mutex")) {
     wsync_mutex_lock(nullptr);
@@ -95,7 +98,7 @@ int main(int argc, char** argv) {
     wsync_barrier_arrive_and_drop(&barrier);
   } else if (!std::strcmp(name, "corrupted_once")) {
     wsync::Once once;
-    once.native_word().store(7);
+    Access::native_word(once).store(7);
     wsync::call_once(once, [] {});
   } else if (!std::strcmp(name, "null_once_function")) {
     wsync_once_t once = WSYNC_ONCE_INIT;

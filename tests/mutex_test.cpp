@@ -13,7 +13,10 @@
 #include <vector>
 
 #include "test_util.hpp"
+#include "wsync/detail/access.hpp"
 #include "wsync/tuning.h"
+
+using wsync::detail::Access;
 
 namespace {
 
@@ -27,7 +30,7 @@ static_assert(std::is_nothrow_default_constructible_v<Mutex>);
 // constexpr construction: a global Mutex is constant-initialized.
 constinit Mutex g_global_mutex;
 
-uint32_t word(Mutex& m) { return m.native_word().load(); }
+uint32_t word(Mutex& m) { return Access::native_word(m).load(); }
 
 TEST(Mutex, StartsUnlockedAndLocksWithoutContentionMarker) {
   Mutex m;
@@ -179,7 +182,7 @@ TEST(Mutex, SpinLimitIsTunableAndZeroStillLocksCorrectly) {
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(wsync_set_spin_limit(kDefault), 0);
   EXPECT_EQ(counter, 80000);
-  EXPECT_EQ(m.native_word().load(), wsync::Mutex::kUnlocked);
+  EXPECT_EQ(Access::native_word(m).load(), wsync::Mutex::kUnlocked);
 }
 
 // Wakes the thread sleeping on `m` (held by the caller) until it has asked
@@ -191,8 +194,8 @@ TEST(Mutex, SpinLimitIsTunableAndZeroStillLocksCorrectly) {
 bool wake_until_handoff_asked(Mutex& m) {
   return eventually([&] {
     uint32_t contended = Mutex::kContended;
-    if (m.native_word().compare_exchange_strong(contended, Mutex::kLocked)) {
-      wsync::detail::futex_wake_one(m.native_word());
+    if (Access::native_word(m).compare_exchange_strong(contended, Mutex::kLocked)) {
+      wsync::detail::futex_wake_one(Access::native_word(m));
     }
     return word(m) == Mutex::kStarving;
   });
@@ -225,7 +228,7 @@ TEST(Mutex, UnlockOfStarvingMutexHandsOffToTheSleeper) {
 // slept treat it as held; one that slept on it may take it.
 TEST(Mutex, HandoffIsNotTakenByTryLockOrANewcomer) {
   Mutex m;
-  m.native_word().store(Mutex::kHandoff);
+  Access::native_word(m).store(Mutex::kHandoff);
   EXPECT_FALSE(m.try_lock());
   EXPECT_EQ(word(m), Mutex::kHandoff);
   std::thread([&] {
@@ -265,7 +268,7 @@ TEST(MutexDeathTest, UnlockOfUnlockedMutexAborts) {
 TEST(MutexDeathTest, CorruptedWordIsReportedNotHung) {
   Mutex m;
   for (const uint32_t no_state : {3u, 5u, 7u, 0xdeadu}) {  // STARVING is 6
-    m.native_word().store(no_state);
+    Access::native_word(m).store(no_state);
     EXPECT_DEATH(m.lock(), "^wsync: corrupted Mutex word\n") << no_state;
     EXPECT_DEATH(m.unlock(), "^wsync: corrupted Mutex word\n") << no_state;
   }

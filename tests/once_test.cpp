@@ -10,6 +10,9 @@
 #include <vector>
 
 #include "test_util.hpp"
+#include "wsync/detail/access.hpp"
+
+using wsync::detail::Access;
 
 namespace {
 
@@ -26,7 +29,7 @@ TEST(Once, RunsOnceAndPassesArguments) {
         g_global_once, [&](int n) { runs += n; }, 5);
   EXPECT_EQ(runs, 5);
   EXPECT_TRUE(g_global_once.is_complete());
-  EXPECT_EQ(g_global_once.native_word().load(), Once::kComplete);
+  EXPECT_EQ(Access::native_word(g_global_once).load(), Once::kComplete);
 }
 
 TEST(Once, EightThreadsRaceAndEveryoneSeesTheResult) {
@@ -60,13 +63,13 @@ TEST(Once, WaitersSleepWhileTheRunnerRuns) {
       while (!release.load()) std::this_thread::sleep_for(std::chrono::microseconds(100));
     });
   });
-  ASSERT_TRUE(eventually([&] { return once.native_word().load() == Once::kRunning; }));
+  ASSERT_TRUE(eventually([&] { return Access::native_word(once).load() == Once::kRunning; }));
   std::thread waiter([&] { wsync::call_once(once, [] { ADD_FAILURE() << "ran twice"; }); });
-  ASSERT_TRUE(eventually([&] { return once.native_word().load() == Once::kQueued; })) << "a sleeper queued";
+  ASSERT_TRUE(eventually([&] { return Access::native_word(once).load() == Once::kQueued; })) << "a sleeper queued";
   release.store(true);
   runner.join();
   waiter.join();
-  EXPECT_EQ(once.native_word().load(), Once::kComplete);
+  EXPECT_EQ(Access::native_word(once).load(), Once::kComplete);
 }
 
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
@@ -104,7 +107,7 @@ TEST(Once, AThrowingRunLetsAnotherCallerRetry) {
 #if GTEST_HAS_DEATH_TEST
 TEST(OnceDeathTest, CorruptedWordIsReported) {
   Once once;
-  once.native_word().store(9);
+  Access::native_word(once).store(9);
   EXPECT_DEATH(wsync::call_once(once, [] {}), "^wsync: corrupted Once word\n");
 }
 #endif

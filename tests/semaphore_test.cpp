@@ -10,7 +10,10 @@
 #include <vector>
 
 #include "test_util.hpp"
+#include "wsync/detail/access.hpp"
 #include "wsync/mutex.hpp"
+
+using wsync::detail::Access;
 
 namespace {
 
@@ -25,8 +28,8 @@ static_assert(BinarySemaphore::max() == 1 && CountingSemaphore<>::max() == Semap
 constinit Semaphore g_global_semaphore(2, 3);
 constinit BinarySemaphore g_global_binary(0);
 
-uint32_t count(Semaphore& s) { return s.native_word().load(); }
-uint32_t sleepers(Semaphore& s) { return s.sleepers_word().load(); }
+uint32_t count(Semaphore& s) { return Access::native_word(s).load(); }
+uint32_t sleepers(Semaphore& s) { return Access::sleepers_word(s).load(); }
 
 TEST(Semaphore, CountsPermitsUpToItsMaximum) {
   EXPECT_EQ(g_global_semaphore.max(), 3);

@@ -17,7 +17,10 @@
 #endif
 
 #include "test_util.hpp"
+#include "wsync/detail/access.hpp"
 #include "wsync/wsync.hpp"
+
+using wsync::detail::Access;
 
 namespace {
 
@@ -34,10 +37,12 @@ int threads() {
 // A wasm program in Node sees Emscripten's own small environment, not the
 // process's (getenv would never find the variable): read Node's. Worker
 // threads carry a copy of process.env, so this works on any pthread.
+// clang-format off
 EM_JS(int, node_torture_scale, (), {
-  var s = typeof process == = 'object' && process.env ? process.env.WSYNC_TORTURE_SCALE : undefined;
+  var s = typeof process === 'object' && process.env ? process.env.WSYNC_TORTURE_SCALE : undefined;
   return s ? (parseInt(s, 10) | 0) : 0;
 });
+// clang-format on
 #endif
 
 int scale() {
@@ -93,7 +98,7 @@ TEST(Torture, MutexExcludesOverAMillionLocks) {
   });
   EXPECT_EQ(violations.load(), 0) << "two threads inside the lock at once";
   EXPECT_EQ(counter, static_cast<long>(per_thread) * n);
-  EXPECT_EQ(m.native_word().load(), wsync::Mutex::kUnlocked);
+  EXPECT_EQ(Access::native_word(m).load(), wsync::Mutex::kUnlocked);
 }
 
 TEST(Torture, SemaphoreNeverHandsOutMoreThanItsPermits) {
@@ -119,8 +124,8 @@ TEST(Torture, SemaphoreNeverHandsOutMoreThanItsPermits) {
     }
   });
   EXPECT_EQ(violations.load(), 0);
-  EXPECT_EQ(sem.native_word().load(), static_cast<uint32_t>(kPermits));
-  EXPECT_EQ(sem.sleepers_word().load(), 0u);
+  EXPECT_EQ(Access::native_word(sem).load(), static_cast<uint32_t>(kPermits));
+  EXPECT_EQ(Access::sleepers_word(sem).load(), 0u);
 }
 
 TEST(Torture, CondVarQueueLosesAndDuplicatesNothing) {
@@ -174,7 +179,7 @@ TEST(Torture, CondVarQueueLosesAndDuplicatesNothing) {
   int wrong = 0;
   for (auto& s : seen) wrong += s.load() != 1;
   EXPECT_EQ(wrong, 0) << "items lost or duplicated";
-  EXPECT_EQ(not_empty.waiters_word().load() + not_full.waiters_word().load(), 0u);
+  EXPECT_EQ(Access::waiters_word(not_empty).load() + Access::waiters_word(not_full).load(), 0u);
 }
 
 TEST(Torture, BarrierPhasesStayInStep) {
@@ -242,7 +247,7 @@ TEST(Torture, WaitGroupAndLatchRoundsReleaseOnlyWhenAllAreDone) {
   }
   for (std::thread& t : pool) t.join();
   EXPECT_EQ(early, 0) << "wait() returned before every done()";
-  EXPECT_EQ(wg.native_word().load(), 0u);
+  EXPECT_EQ(Access::native_word(wg).load(), 0u);
 }
 
 TEST(Torture, OnceRunsExactlyOnceUnderRaces) {

@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "test_util.hpp"
+#include "wsync/detail/access.hpp"
+
+using wsync::detail::Access;
 
 namespace {
 
@@ -19,7 +22,7 @@ static_assert(std::is_nothrow_default_constructible_v<WaitGroup>);
 
 constinit WaitGroup g_global_wait_group;
 
-uint32_t word(WaitGroup& wg) { return wg.native_word().load(); }
+uint32_t word(WaitGroup& wg) { return Access::native_word(wg).load(); }
 
 TEST(WaitGroup, ZeroCounterWaitReturnsAtOnce) {
   WaitGroup wg;

@@ -59,12 +59,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "wsync/detail/futex.hpp"
-#ifdef __EMSCRIPTEN__
-#include <cmath>
-
 #include "wsync/detail/async_callback.hpp"
-#endif
+#include "wsync/detail/futex.hpp"
 
 namespace wsync {
 
@@ -84,16 +80,32 @@ class BarrierWords {
 
   struct Arrival {
     uint32_t phase;  // the phase arrived in
-    bool last;       // this arrival completed it: run the completion, then complete()
+    bool last;       // this arrival completed it
   };
-  Arrival arrive(ptrdiff_t update) noexcept;
-  void complete(uint32_t phase) noexcept;  // reset the count, start the next phase, wake
-  void drop() noexcept;                    // one participant fewer from the next phase on
+  // Arrives `update` times; the arrival that completes the phase runs
+  // `completion` and then starts the next phase.
+  template <class Completion>
+  Arrival arrive(ptrdiff_t update, Completion& completion) noexcept {
+    const Arrival a = count_down(update);
+    if (a.last) {
+      completion();
+      complete(a.phase);
+    }
+    return a;
+  }
+  void drop() noexcept;  // one participant fewer from the next phase on
   bool wait_until_deadline(uint32_t phase, Deadline deadline) noexcept;
+#ifdef __EMSCRIPTEN__
+  // The one asynchronous wait: Barrier::wait_async() and wsync_barrier_wait_async().
+  void start_async(uint32_t phase, AsyncCallback callback, double timeout_ms) noexcept;
+#endif
 
   std::atomic<uint32_t>& phase_word() noexcept { return phase_; }
 
  private:
+  Arrival count_down(ptrdiff_t update) noexcept;
+  void complete(uint32_t phase) noexcept;  // reset the count, start the next phase, wake
+
   static constexpr uint32_t checked(ptrdiff_t expected) noexcept {
     if (expected < 0 || expected > static_cast<ptrdiff_t>(kCountMask)) fatal("wsync: Barrier count out of range");
     return static_cast<uint32_t>(expected);
@@ -136,12 +148,7 @@ class Barrier {
   Barrier& operator=(const Barrier&) = delete;
 
   [[nodiscard]] arrival_token arrive(ptrdiff_t update = 1) noexcept {
-    const detail::BarrierWords::Arrival a = words_.arrive(update);
-    if (a.last) {
-      completion_();
-      words_.complete(a.phase);
-    }
-    return arrival_token(a.phase);
+    return arrival_token(words_.arrive(update, completion_).phase);
   }
 
   void wait(arrival_token&& token) const noexcept {
@@ -173,11 +180,8 @@ class Barrier {
   // once, then calls callback(bool completed) from this thread's event loop,
   // false if `timeout_ms` passed first. See wsync/async.h.
   template <class Callback>
-  void wait_async(arrival_token&& token, Callback callback, double timeout_ms = INFINITY) const {
-    const uint32_t phase = token.phase_;
-    detail::start_async([phase](wsync_barrier_t* b, wsync_async_callback cb, void* user,
-                                double ms) { wsync_barrier_wait_async(b, phase, cb, user, ms); },
-                        reinterpret_cast<wsync_barrier_t*>(&words_), std::move(callback), timeout_ms);
+  void wait_async(arrival_token&& token, Callback callback, double timeout_ms = detail::kNoTimeout) const {
+    words_.start_async(token.phase_, detail::async_callback(std::move(callback)), timeout_ms);
   }
   template <class Callback>
   void arrive_and_wait_async(Callback callback) {
@@ -185,10 +189,11 @@ class Barrier {
   }
 #endif
 
-  // The words, for the C API, the JS glue and tests.
+ private:
+  friend struct detail::Access;
+
   std::atomic<uint32_t>& native_word() noexcept { return words_.phase_word(); }
 
- private:
   // First: a Barrier's address is its words' (JavaScript, C). mutable:
   // wait() is const, as std::barrier's; the WAITERS bit it may set is
   // bookkeeping, not part of the barrier's state.

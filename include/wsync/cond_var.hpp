@@ -80,13 +80,9 @@
 #include <stop_token>
 #endif
 
+#include "wsync/detail/async_callback.hpp"
 #include "wsync/detail/futex.hpp"
 #include "wsync/mutex.hpp"
-#ifdef __EMSCRIPTEN__
-#include <cmath>
-
-#include "wsync/detail/async_callback.hpp"
-#endif
 
 namespace wsync {
 
@@ -171,32 +167,20 @@ class CondVar {
   }
 #endif
 
-  // The body of every wait (also used by the C API).
-  template <class Lock>
-  std::cv_status wait_until_deadline(Lock& lock, detail::Deadline deadline) {
-    const uint32_t seq = begin_wait();
-    lock.unlock();
-    const bool notified = sleep(seq, deadline);
-    end_wait();
-    relock(lock);
-    return notified ? std::cv_status::no_timeout : std::cv_status::timeout;
-  }
-
 #ifdef __EMSCRIPTEN__
   // Waits without blocking (wasm only): unlocks `m` (held by the caller) at
   // once and returns; later, from this thread's event loop, relocks `m` and
   // calls callback(bool notified) with it held; false if `timeout_ms` passed
   // first. See wsync/async.h.
   template <class Callback>
-  void wait_async(Mutex& m, Callback callback, double timeout_ms = INFINITY) {
-    wsync_mutex_t* cm = reinterpret_cast<wsync_mutex_t*>(&m);
-    detail::start_async([cm](wsync_cond_t* c, wsync_async_callback cb, void* user,
-                             double ms) { wsync_cond_wait_async(c, cm, cb, user, ms); },
-                        reinterpret_cast<wsync_cond_t*>(this), std::move(callback), timeout_ms);
+  void wait_async(Mutex& m, Callback callback, double timeout_ms = detail::kNoTimeout) {
+    start_async(m, detail::async_callback(std::move(callback)), timeout_ms);
   }
 #endif
 
-  // The raw words, for the C API, the JS glue and tests.
+ private:
+  friend struct detail::Access;
+
   std::atomic<uint32_t>& native_word() noexcept { return seq_; }
   std::atomic<uint32_t>& waiters_word() noexcept { return waiters_; }
 
@@ -209,7 +193,22 @@ class CondVar {
   }
   void end_wait() noexcept { waiters_.fetch_sub(1, std::memory_order_relaxed); }
 
- private:
+#ifdef __EMSCRIPTEN__
+  // The one asynchronous wait: wait_async() and wsync_cond_wait_async().
+  void start_async(Mutex& m, detail::AsyncCallback callback, double timeout_ms) noexcept;
+#endif
+
+  // The body of every wait (and of the C API's).
+  template <class Lock>
+  std::cv_status wait_until_deadline(Lock& lock, detail::Deadline deadline) {
+    const uint32_t seq = begin_wait();
+    lock.unlock();
+    const bool notified = sleep(seq, deadline);
+    end_wait();
+    relock(lock);
+    return notified ? std::cv_status::no_timeout : std::cv_status::timeout;
+  }
+
   template <class Lock, class Predicate>
   bool wait_until_pred(Lock& lock, detail::Deadline deadline, Predicate& pred) {
     while (!pred()) {

@@ -46,12 +46,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "wsync/detail/futex.hpp"
-#ifdef __EMSCRIPTEN__
-#include <cmath>
-
 #include "wsync/detail/async_callback.hpp"
-#endif
+#include "wsync/detail/futex.hpp"
 
 namespace wsync {
 
@@ -96,19 +92,23 @@ class Latch {
   // callback(bool released) from this thread's event loop, false if
   // `timeout_ms` passed first. See wsync/async.h.
   template <class Callback>
-  void wait_async(Callback callback, double timeout_ms = INFINITY) const {
-    detail::start_async(wsync_latch_wait_async, reinterpret_cast<wsync_latch_t*>(const_cast<Latch*>(this)),
-                        std::move(callback), timeout_ms);
+  void wait_async(Callback callback, double timeout_ms = detail::kNoTimeout) const {
+    start_async(detail::async_callback(std::move(callback)), timeout_ms);
   }
 #endif
 
-  // The raw word, for the C API, the JS glue and tests.
+ private:
+  friend struct detail::Access;
+
   std::atomic<uint32_t>& native_word() noexcept { return state_; }
 
   // Out-of-line body of every wait; false on timeout.
   bool wait_until_deadline(detail::Deadline deadline) const noexcept;
+#ifdef __EMSCRIPTEN__
+  // The one asynchronous wait: wait_async() and wsync_latch_wait_async().
+  void start_async(detail::AsyncCallback callback, double timeout_ms) const noexcept;
+#endif
 
- private:
   static constexpr uint32_t checked_count(ptrdiff_t expected) noexcept {
     if (expected < 0 || expected > max()) detail::fatal("wsync: Latch count out of range");
     return static_cast<uint32_t>(expected);

@@ -72,12 +72,8 @@
 #include <chrono>
 #include <cstdint>
 
-#include "wsync/detail/futex.hpp"
-#ifdef __EMSCRIPTEN__
-#include <cmath>
-
 #include "wsync/detail/async_callback.hpp"
-#endif
+#include "wsync/detail/futex.hpp"
 
 namespace wsync {
 
@@ -117,11 +113,6 @@ class Mutex {
     return detail::wait_until_on_clock(t, [this](detail::Deadline d) { return try_lock_until_deadline(d); });
   }
 
-  // The body of both timed forms (also used by the C API); false on timeout.
-  [[nodiscard]] bool try_lock_until_deadline(detail::Deadline deadline) noexcept {
-    return try_lock() || lock_contended(deadline);
-  }
-
   void unlock() noexcept {
     // One RMW whatever the state (a CAS of 1 -> 0 would need a second one
     // when contended; a swap to 0 would let an arriving thread take a
@@ -136,17 +127,26 @@ class Mutex {
   // at once, then calls callback(bool locked) from this thread's event loop,
   // false if `timeout_ms` passed first. See wsync/async.h.
   template <class Callback>
-  void lock_async(Callback callback, double timeout_ms = INFINITY) {
-    detail::start_async(wsync_mutex_lock_async, reinterpret_cast<wsync_mutex_t*>(this), std::move(callback),
-                        timeout_ms);
+  void lock_async(Callback callback, double timeout_ms = detail::kNoTimeout) {
+    start_async(detail::async_callback(std::move(callback)), timeout_ms);
   }
 #endif
 
-  // The raw word, for the C API, the JS glue and tests. Not for locking.
-  std::atomic<uint32_t>& native_word() noexcept { return state_; }
-
  private:
   friend class CondVar;
+  friend struct detail::Access;
+
+  std::atomic<uint32_t>& native_word() noexcept { return state_; }
+
+#ifdef __EMSCRIPTEN__
+  // The one asynchronous lock: lock_async() and wsync_mutex_lock_async().
+  void start_async(detail::AsyncCallback callback, double timeout_ms) noexcept;
+#endif
+
+  // The body of both timed forms; false on timeout.
+  [[nodiscard]] bool try_lock_until_deadline(detail::Deadline deadline) noexcept {
+    return try_lock() || lock_contended(deadline);
+  }
 
   // Out of line: spin, then sleep (src/mutex_waiter.hpp). Returns false
   // only on timeout. `as_contended`: take it only as CONTENDED, as a sleeper

@@ -45,10 +45,9 @@
 #include <functional>
 #include <utility>
 
+#include "wsync/detail/access.hpp"
+#include "wsync/detail/async_callback.hpp"
 #include "wsync/detail/futex.hpp"
-#ifdef __EMSCRIPTEN__
-#include "wsync/async.h"
-#endif
 
 namespace wsync {
 
@@ -69,17 +68,23 @@ class Once {
     return state_.load(std::memory_order_acquire) == kComplete;
   }
 
-  // The slow path's two halves (also used by the C API and call_once_async):
+ private:
+  friend struct detail::Access;
+
+  // The slow path's two halves (call_once, the C API, call_once_async):
   // begin() waits while another caller runs f; true means "you run f now"
   // (the word is RUNNING or QUEUED), false that f has completed. Then the
   // runner calls finish(true) after f returned, finish(false) if it threw.
   bool begin() noexcept;
   void finish(bool completed) noexcept;
 
-  // The raw word, for the C API, the JS glue and tests.
   std::atomic<uint32_t>& native_word() noexcept { return state_; }
 
- private:
+#ifdef __EMSCRIPTEN__
+  // The one asynchronous call_once: call_once_async() and wsync_call_once_async().
+  void start_async(void (*fn)(void*), void* arg, detail::AsyncCallback callback) noexcept;
+#endif
+
   std::atomic<uint32_t> state_{kIncomplete};
 };
 
@@ -88,13 +93,13 @@ static_assert(sizeof(Once) == 4 && alignof(Once) == 4,
 
 template <class F, class... Args>
 void call_once(Once& once, F&& f, Args&&... args) {
-  if (once.is_complete() || !once.begin()) return;
+  if (once.is_complete() || !detail::Access::begin(once)) return;
   // Back to INCOMPLETE if f throws (the guard runs during unwinding), else
   // COMPLETE; either way the sleepers are woken.
   struct Finish {
     Once& once;
     bool completed = false;
-    ~Finish() { once.finish(completed); }
+    ~Finish() { detail::Access::finish(once, completed); }
   } finish{once};
   std::invoke(std::forward<F>(f), std::forward<Args>(args)...);
   finish.completed = true;
@@ -111,13 +116,13 @@ void call_once_async(Once& once, F f, Done done) {
     Done done;
   };
   auto* held = new Held{std::move(f), std::move(done)};
-  wsync_call_once_async(
-      reinterpret_cast<wsync_once_t*>(&once), [](void* h) { static_cast<Held*>(h)->f(); }, held,
-      [](void* h, bool) {
-        static_cast<Held*>(h)->done();
-        delete static_cast<Held*>(h);
-      },
-      held);
+  const detail::AsyncCallback finished = {[](void* h, bool) {
+                                            static_cast<Held*>(h)->done();
+                                            delete static_cast<Held*>(h);
+                                          },
+                                          held};
+  detail::Access::start_async(
+      once, [](void* h) { static_cast<Held*>(h)->f(); }, held, finished);
 }
 #endif
 

@@ -57,12 +57,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "wsync/detail/futex.hpp"
-#ifdef __EMSCRIPTEN__
-#include <cmath>
-
 #include "wsync/detail/async_callback.hpp"
-#endif
+#include "wsync/detail/futex.hpp"
 
 namespace wsync {
 
@@ -114,19 +110,24 @@ class Semaphore {
   // callback(bool acquired) from this thread's event loop, false if
   // `timeout_ms` passed first. See wsync/async.h.
   template <class Callback>
-  void acquire_async(Callback callback, double timeout_ms = INFINITY) {
-    detail::start_async(wsync_sem_acquire_async, reinterpret_cast<wsync_sem_t*>(this), std::move(callback), timeout_ms);
+  void acquire_async(Callback callback, double timeout_ms = detail::kNoTimeout) {
+    start_async(detail::async_callback(std::move(callback)), timeout_ms);
   }
 #endif
 
-  // The raw words, for the C API, the JS glue and tests.
+ private:
+  friend struct detail::Access;
+
   std::atomic<uint32_t>& native_word() noexcept { return count_; }
   std::atomic<uint32_t>& sleepers_word() noexcept { return sleepers_; }
 
   // Out-of-line slow path of every acquire; false on timeout.
   bool acquire_until_deadline(detail::Deadline deadline) noexcept;
+#ifdef __EMSCRIPTEN__
+  // The one asynchronous acquire: acquire_async() and wsync_sem_acquire_async().
+  void start_async(detail::AsyncCallback callback, double timeout_ms) noexcept;
+#endif
 
- private:
   static constexpr uint32_t checked(ptrdiff_t desired, ptrdiff_t max) noexcept {
     if (max < 0 || max > kMax || desired < 0 || desired > max) {
       detail::fatal("wsync: Semaphore initial count out of range");

@@ -54,12 +54,8 @@
 #include <chrono>
 #include <cstdint>
 
-#include "wsync/detail/futex.hpp"
-#ifdef __EMSCRIPTEN__
-#include <cmath>
-
 #include "wsync/detail/async_callback.hpp"
-#endif
+#include "wsync/detail/futex.hpp"
 
 namespace wsync {
 
@@ -96,18 +92,23 @@ class WaitGroup {
   // at once, then calls callback(bool zero) from this thread's event loop,
   // false if `timeout_ms` passed first. See wsync/async.h.
   template <class Callback>
-  void wait_async(Callback callback, double timeout_ms = INFINITY) {
-    detail::start_async(wsync_wg_wait_async, reinterpret_cast<wsync_wg_t*>(this), std::move(callback), timeout_ms);
+  void wait_async(Callback callback, double timeout_ms = detail::kNoTimeout) {
+    start_async(detail::async_callback(std::move(callback)), timeout_ms);
   }
 #endif
 
-  // The raw word, for the C API, the JS glue and tests.
+ private:
+  friend struct detail::Access;
+
   std::atomic<uint32_t>& native_word() noexcept { return state_; }
 
   // Out-of-line body of every wait; false on timeout.
   bool wait_until_deadline(detail::Deadline deadline) noexcept;
+#ifdef __EMSCRIPTEN__
+  // The one asynchronous wait: wait_async() and wsync_wg_wait_async().
+  void start_async(detail::AsyncCallback callback, double timeout_ms) noexcept;
+#endif
 
- private:
   std::atomic<uint32_t> state_{0};
 };
 

@@ -1,8 +1,10 @@
-// wsync/detail/async_callback.hpp: runs a C++ callable through the C async
-// API (wsync/async.h), which takes a function pointer and a user pointer.
+// wsync/detail/async_callback.hpp: what the C++ async members (wasm only)
+// hand to their primitive's one asynchronous start, which the C API
+// (wsync/async.h) calls too: a callback in the C form.
 #pragma once
 
 #ifdef __EMSCRIPTEN__
+#include <limits>
 #include <utility>
 
 #include "wsync/async.h"
@@ -10,20 +12,25 @@
 namespace wsync {
 namespace detail {
 
-// Moves `callback` to the heap, calls `start(object, trampoline, held,
-// timeout_ms)` (a C async function, or a lambda that forwards to one), and
-// calls the callback once with the result, then frees it.
-template <class Start, class CObject, class Callback>
-void start_async(Start start, CObject* object, Callback callback, double timeout_ms) {
-  auto* held = new Callback(std::move(callback));
-  start(
-      object,
-      [](void* user, bool ok) {
-        auto* f = static_cast<Callback*>(user);
-        (*f)(ok);
-        delete f;
-      },
-      held, timeout_ms);
+// The default timeout of the async members: none (INFINITY, without <cmath>).
+inline constexpr double kNoTimeout = std::numeric_limits<double>::infinity();
+
+// A callback as the C API takes it: called once, from the event loop.
+struct AsyncCallback {
+  wsync_async_callback function;
+  void* user;
+};
+
+// Moves `callback`, a callable taking the bool result, to the heap, to be
+// called once and then freed.
+template <class Callback>
+AsyncCallback async_callback(Callback callback) {
+  return {[](void* user, bool ok) {
+            auto* f = static_cast<Callback*>(user);
+            (*f)(ok);
+            delete f;
+          },
+          new Callback(std::move(callback))};
 }
 
 }  // namespace detail

@@ -24,6 +24,10 @@
 namespace wsync {
 namespace detail {
 
+// The way into the primitives' internals, for wsync's C API and tests
+// (wsync/detail/access.hpp). Each primitive names it its friend.
+struct Access;
+
 // Reports misuse and aborts: writes `message` and a newline to stderr, then
 // calls abort(). Every message starts with "wsync: " and is tested verbatim.
 [[noreturn]] void fatal(const char* message) noexcept;
