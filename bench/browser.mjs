@@ -15,7 +15,20 @@ const reps = Number(process.env.WSYNC_BENCH_REPS ?? 5);
 const emit = (group, impl, params, unit, values, extra = {}) => {
   const s = [...values].sort((a, b) => a - b);
   const median = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  console.log(JSON.stringify({ platform: "chromium", group, impl, params, unit, median, min: s[0], max: s.at(-1), values, ...extra }));
+  console.log(
+    JSON.stringify({
+      platform: "chromium",
+      group,
+      impl,
+      params,
+      unit,
+      median,
+      min: s[0],
+      max: s.at(-1),
+      values,
+      ...extra,
+    }),
+  );
 };
 const percentile = (values, p) => {
   const s = [...values].sort((a, b) => a - b);
@@ -75,7 +88,10 @@ try {
       ["pthread_mutex_lock", plain, "pthread_lock"],
     ];
     for (const [impl, page, name] of cases) {
-      const frames = [], busy = [], latency = [], gaps = [];
+      const frames = [],
+        busy = [],
+        latency = [],
+        gaps = [];
       for (let r = 0; r < reps; ++r) {
         const m = await page.evaluate((n) => window.scenario(n, { holdMs: 1000 }), name);
         frames.push(m.frames);
@@ -111,7 +127,10 @@ try {
     await page.evaluate(() => window.wsyncDemo.ready);
     const poolSize = await page.evaluate(() => window.wsyncDemo.poolSize);
     await page.evaluate(() => window.wsyncDemo.loadSample(1024));
-    await page.evaluate((t) => window.wsyncDemo.runFilter({ filter: "blur", radius: 8, threads: t, runs: 2 }), poolSize);
+    await page.evaluate(
+      (t) => window.wsyncDemo.runFilter({ filter: "blur", radius: 8, threads: t, runs: 2 }),
+      poolSize,
+    );
     // Every thread count and both ways take turns, one run each per turn
     // (as bench::interleave does natively), so the speedups compare runs of
     // the same stretch of the machine's load.
@@ -139,7 +158,10 @@ try {
     // the main thread busy while it waits).
     const before = chromiumCpu();
     const wallStart = performance.now();
-    await page.evaluate((t) => window.wsyncDemo.runFilter({ filter: "blur", radius: 8, threads: t, runs: 20 }), poolSize);
+    await page.evaluate(
+      (t) => window.wsyncDemo.runFilter({ filter: "blur", radius: 8, threads: t, runs: 20 }),
+      poolSize,
+    );
     const wallMs = performance.now() - wallStart;
     const spent = new Map(); // CPU ms per "process type/thread name"
     for (const [key, ms] of chromiumCpu()) {
@@ -149,14 +171,29 @@ try {
     }
     if (spent.size) {
       const others = [...spent].filter(([name]) => !name.endsWith("/DedicatedWorker"));
-      const busiest = others.sort((a, b) => b[1] - a[1]).slice(0, 4).map(([name, ms]) => `${name} ${((ms / wallMs) * 1000).toFixed(0)}`);
+      const busiest = others
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([name, ms]) => `${name} ${((ms / wallMs) * 1000).toFixed(0)}`);
       const otherMs = others.reduce((a, [, ms]) => a + ms, 0);
-      emit("filtercpu", "chromium threads but the workers", `20 runs of the pool at ${poolSize} threads`, "ms of CPU per s",
-        [(otherMs / wallMs) * 1000], { busiest: busiest.join(", ") });
+      emit(
+        "filtercpu",
+        "chromium threads but the workers",
+        `20 runs of the pool at ${poolSize} threads`,
+        "ms of CPU per s",
+        [(otherMs / wallMs) * 1000],
+        { busiest: busiest.join(", ") },
+      );
     }
     for (const p of points) {
-      emit("filter", p.compare ? "pthread_create + pthread_barrier + join" : "wsync pool",
-        `threads=${p.threads} side=1024 cores=${poolSize}`, "ms per run", p.times, { maxFrameGapMs: p.maxFrameGapMs });
+      emit(
+        "filter",
+        p.compare ? "pthread_create + pthread_barrier + join" : "wsync pool",
+        `threads=${p.threads} side=1024 cores=${poolSize}`,
+        "ms per run",
+        p.times,
+        { maxFrameGapMs: p.maxFrameGapMs },
+      );
     }
     await page.close();
   } finally {

@@ -19,7 +19,9 @@ for (const file of ["native.jsonl", "wasm.jsonl", "browser.jsonl"]) {
   if (!existsSync(p)) continue;
   for (const line of readFileSync(p, "utf8").split("\n")) if (line.startsWith("{")) rows.push(JSON.parse(line));
 }
-const meta = existsSync(path.join(dir, "meta.json")) ? JSON.parse(readFileSync(path.join(dir, "meta.json"), "utf8")) : {};
+const meta = existsSync(path.join(dir, "meta.json"))
+  ? JSON.parse(readFileSync(path.join(dir, "meta.json"), "utf8"))
+  : {};
 
 const find = (platform, group, impl, params = "") =>
   rows.find((r) => r.platform === platform && r.group === group && r.impl === impl && r.params === params);
@@ -62,30 +64,50 @@ mkdirSync(svgDir, { recursive: true });
 
 // A small line chart: series [{name, points: [[x, y]]}] -> an SVG file.
 function chart(file, title, xLabel, yLabel, series, { ideal = false } = {}) {
-  const W = 560, H = 320, L = 60, R = 180, T = 30, B = 44;
+  const W = 560,
+    H = 320,
+    L = 60,
+    R = 180,
+    T = 30,
+    B = 44;
   const xs = series.flatMap((s) => s.points.map((p) => p[0]));
   const ys = series.flatMap((s) => s.points.map((p) => p[1]));
-  const x0 = Math.min(...xs), x1 = Math.max(...xs), y1 = Math.max(...ys, ideal ? x1 : 0) * 1.08;
+  const x0 = Math.min(...xs),
+    x1 = Math.max(...xs),
+    y1 = Math.max(...ys, ideal ? x1 : 0) * 1.08;
   const X = (x) => L + ((x - x0) / Math.max(1e-9, x1 - x0)) * (W - L - R);
   const Y = (y) => H - B - (y / y1) * (H - T - B);
   const colors = ["#3b7ddd", "#e4572e", "#29a36a", "#9a4cc9", "#f0a202", "#555", "#17becf"];
-  const p = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`,
-    `<rect width="${W}" height="${H}" fill="white"/>`, `<text x="${L}" y="18" font-size="13">${title}</text>`];
+  const p = [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`,
+    `<rect width="${W}" height="${H}" fill="white"/>`,
+    `<text x="${L}" y="18" font-size="13">${title}</text>`,
+  ];
   for (let i = 0; i <= 4; ++i) {
     const y = (y1 / 4) * i;
-    p.push(`<line x1="${L}" x2="${W - R}" y1="${Y(y)}" y2="${Y(y)}" stroke="#e6e9ee"/>`,
-      `<text x="${L - 6}" y="${Y(y) + 4}" text-anchor="end">${fmt(y, 3)}</text>`);
+    p.push(
+      `<line x1="${L}" x2="${W - R}" y1="${Y(y)}" y2="${Y(y)}" stroke="#e6e9ee"/>`,
+      `<text x="${L - 6}" y="${Y(y) + 4}" text-anchor="end">${fmt(y, 3)}</text>`,
+    );
   }
-  for (const x of [...new Set(xs)].sort((a, b) => a - b)) p.push(`<text x="${X(x)}" y="${H - B + 16}" text-anchor="middle">${x}</text>`);
-  p.push(`<text x="${(L + W - R) / 2}" y="${H - 8}" text-anchor="middle">${xLabel}</text>`,
-    `<text x="14" y="${(T + H - B) / 2}" transform="rotate(-90 14 ${(T + H - B) / 2})" text-anchor="middle">${yLabel}</text>`);
-  if (ideal) p.push(`<line x1="${X(x0)}" y1="${Y(x0)}" x2="${X(x1)}" y2="${Y(x1)}" stroke="#999" stroke-dasharray="4 4"/>`);
+  for (const x of [...new Set(xs)].sort((a, b) => a - b))
+    p.push(`<text x="${X(x)}" y="${H - B + 16}" text-anchor="middle">${x}</text>`);
+  p.push(
+    `<text x="${(L + W - R) / 2}" y="${H - 8}" text-anchor="middle">${xLabel}</text>`,
+    `<text x="14" y="${(T + H - B) / 2}" transform="rotate(-90 14 ${(T + H - B) / 2})" text-anchor="middle">${yLabel}</text>`,
+  );
+  if (ideal)
+    p.push(`<line x1="${X(x0)}" y1="${Y(x0)}" x2="${X(x1)}" y2="${Y(x1)}" stroke="#999" stroke-dasharray="4 4"/>`);
   series.forEach((s, i) => {
     const c = colors[i % colors.length];
-    p.push(`<path d="${s.points.map((q, j) => `${j ? "L" : "M"}${X(q[0])},${Y(q[1])}`).join(" ")}" fill="none" stroke="${c}" stroke-width="2"/>`);
+    p.push(
+      `<path d="${s.points.map((q, j) => `${j ? "L" : "M"}${X(q[0])},${Y(q[1])}`).join(" ")}" fill="none" stroke="${c}" stroke-width="2"/>`,
+    );
     for (const q of s.points) p.push(`<circle cx="${X(q[0])}" cy="${Y(q[1])}" r="3" fill="${c}"/>`);
-    p.push(`<rect x="${W - R + 12}" y="${T + i * 18}" width="12" height="3" fill="${c}"/>`,
-      `<text x="${W - R + 30}" y="${T + i * 18 + 5}">${s.name}</text>`);
+    p.push(
+      `<rect x="${W - R + 12}" y="${T + i * 18}" width="12" height="3" fill="${c}"/>`,
+      `<text x="${W - R + 30}" y="${T + i * 18 + 5}">${s.name}</text>`,
+    );
   });
   p.push("</svg>");
   writeFileSync(path.join(svgDir, file), p.join("\n") + "\n");
@@ -96,7 +118,8 @@ function chart(file, title, xLabel, yLabel, series, { ideal = false } = {}) {
 // "chromium X.Y.Z" (bench/run names them), oldest toolchain first.
 const byVersion = (prefix) =>
   [...new Set(rows.map((r) => r.platform).filter((pl) => pl === prefix || pl.startsWith(prefix + " ")))].sort((a, b) =>
-    a.localeCompare(b, "en", { numeric: true }));
+    a.localeCompare(b, "en", { numeric: true }),
+  );
 const wasmPlatforms = byVersion("wasm");
 const chromiumPlatforms = byVersion("chromium");
 const isWasm = (pl) => pl === "wasm" || pl.startsWith("wasm ");
@@ -104,7 +127,9 @@ const isChromium = (pl) => pl === "chromium" || pl.startsWith("chromium ");
 const slug = (pl) => pl.replace(/ /g, "-");
 const platforms = [...wasmPlatforms, ...(rows.some((r) => r.platform === "native") ? ["native"] : [])];
 
-say("# wsync benchmarks", "",
+say(
+  "# wsync benchmarks",
+  "",
   `Measured by \`bench/run\` on ${meta.date ?? new Date().toISOString().slice(0, 10)}: ${meta.cpu ?? os.cpus()[0]?.model}, ` +
     `${meta.cores ?? os.cpus().length} cores, ${meta.os ?? os.type()}; ${meta.toolchain ?? ""}.`,
   "Every point is the median of the repetitions, with min..max in parentheses. The implementations",
@@ -115,36 +140,73 @@ say("# wsync benchmarks", "",
   "oversubscribed points (4 and 8 threads) measure scheduling as much as locks.",
   "`wasm X.Y.Z` runs the build of Emscripten X.Y.Z in Node (V8, the engine Chromium uses: Node 20 for 3.1.6, the",
   "current toolchain's own Node for the current one); `chromium X.Y.Z` is that build in headless Chromium via",
-  "Playwright. Both toolchains' builds are measured in the same run.", "");
+  "Playwright. Both toolchains' builds are measured in the same run.",
+  "",
+);
 
 // 1. uncontended
-say("## 1. Uncontended lock + unlock", "", "| platform | floor (2 RMWs) | wsync::Mutex | pthread_mutex | std::mutex | wsync / floor | pthread / wsync |", "|---|---|---|---|---|---|---|");
+say(
+  "## 1. Uncontended lock + unlock",
+  "",
+  "| platform | floor (2 RMWs) | wsync::Mutex | pthread_mutex | std::mutex | wsync / floor | pthread / wsync |",
+  "|---|---|---|---|---|---|---|",
+);
 const targets = [];
 const uncontendedMisses = []; // wasm builds whose pthread_mutex is within 1.25x of the floor
 for (const pl of platforms) {
-  const f = find(pl, "uncontended", "floor (2 RMWs)"), w = find(pl, "uncontended", "wsync::Mutex");
-  const pm = find(pl, "uncontended", "pthread_mutex"), sm = find(pl, "uncontended", "std::mutex");
+  const f = find(pl, "uncontended", "floor (2 RMWs)"),
+    w = find(pl, "uncontended", "wsync::Mutex");
+  const pm = find(pl, "uncontended", "pthread_mutex"),
+    sm = find(pl, "uncontended", "std::mutex");
   if (!w) continue;
-  const overFloor = ratio([w], [f]), pthreadOverWsync = ratio([pm], [w]);
-  say(`| ${pl} | ${range(f)} | ${range(w)} | ${range(pm)} | ${range(sm)} | ${fmt(overFloor)} | ${fmt(pthreadOverWsync)} |`);
+  const overFloor = ratio([w], [f]),
+    pthreadOverWsync = ratio([pm], [w]);
+  say(
+    `| ${pl} | ${range(f)} | ${range(w)} | ${range(pm)} | ${range(sm)} | ${fmt(overFloor)} | ${fmt(pthreadOverWsync)} |`,
+  );
   if (isWasm(pl)) {
     targets.push(verdict(overFloor <= 1.1, `${pl} wsync within 1.10x of the floor: ${fmt(overFloor)}x`));
     const pthreadOverFloor = ratio([pm], [f]);
     if (pthreadOverWsync < 1.25) uncontendedMisses.push(`${pl}: pthread_mutex is ${fmt(pthreadOverFloor)}x the floor`);
-    targets.push(verdict(pthreadOverWsync >= 1.25, `${pl} wsync at least 1.25x faster than pthread_mutex: ${fmt(pthreadOverWsync)}x`, "uncontended"));
+    targets.push(
+      verdict(
+        pthreadOverWsync >= 1.25,
+        `${pl} wsync at least 1.25x faster than pthread_mutex: ${fmt(pthreadOverWsync)}x`,
+        "uncontended",
+      ),
+    );
   } else {
-    targets.push(verdict(pthreadOverWsync >= 1, `native wsync no slower than glibc pthread_mutex: ${fmt(1 / pthreadOverWsync)}x its time`));
+    targets.push(
+      verdict(
+        pthreadOverWsync >= 1,
+        `native wsync no slower than glibc pthread_mutex: ${fmt(1 / pthreadOverWsync)}x its time`,
+      ),
+    );
   }
 }
-say("", "Units: ns per lock+unlock pair, one thread (natively a second thread exists, parked, so glibc takes its multi-threaded path).", "");
+say(
+  "",
+  "Units: ns per lock+unlock pair, one thread (natively a second thread exists, parked, so glibc takes its multi-threaded path).",
+  "",
+);
 
 // 2. contended
-say("## 2. Contended Mutex", "", "Throughput in acquisitions per ms (higher is better), each thread working 50 units outside the lock and 0 or 50 inside; fairness is max/min acquisitions per thread within one repetition (50 ms at the default WSYNC_BENCH_SCALE), the median of them (1 is perfectly fair; with more threads than cores, a thread that the scheduler leaves off the cores for a few time slices falls behind whatever the lock does). The longest wait is the longest single lock() in one more run of each implementation, twice as long, with every lock() timed (so not in the throughput runs). wsync's Mutex barges (wsync/mutex.hpp), for throughput, until a waiter has slept 1 ms; then the lock is handed to a sleeper (section 2b).", "");
+say(
+  "## 2. Contended Mutex",
+  "",
+  "Throughput in acquisitions per ms (higher is better), each thread working 50 units outside the lock and 0 or 50 inside; fairness is max/min acquisitions per thread within one repetition (50 ms at the default WSYNC_BENCH_SCALE), the median of them (1 is perfectly fair; with more threads than cores, a thread that the scheduler leaves off the cores for a few time slices falls behind whatever the lock does). The longest wait is the longest single lock() in one more run of each implementation, twice as long, with every lock() timed (so not in the throughput runs). wsync's Mutex barges (wsync/mutex.hpp), for throughput, until a waiter has slept 1 ms; then the lock is handed to a sleeper (section 2b).",
+  "",
+);
 const contendedMisses = [];
 const contendedSplits = []; // points whose paired ratio and ratio of medians disagree
 const cimpls = ["wsync::Mutex", "wsync::Mutex, spin 0", "wsync::Mutex, spin 10x", "pthread_mutex", "std::mutex"];
 for (const pl of platforms) {
-  say(`### ${pl}`, "", `| threads, inside | ${cimpls.join(" | ")} | wsync / best baseline | fairness wsync / pthread / std | longest wait, ms, wsync / pthread / std |`, `|---|${cimpls.map(() => "---").join("|")}|---|---|---|`);
+  say(
+    `### ${pl}`,
+    "",
+    `| threads, inside | ${cimpls.join(" | ")} | wsync / best baseline | fairness wsync / pthread / std | longest wait, ms, wsync / pthread / std |`,
+    `|---|${cimpls.map(() => "---").join("|")}|---|---|---|`,
+  );
   let worst = Infinity;
   for (const t of [2, 4, 8]) {
     for (const inside of [0, 50]) {
@@ -154,82 +216,162 @@ for (const pl of platforms) {
       const vsBest = ratio([r["wsync::Mutex"]], [r["pthread_mutex"], r["std::mutex"]], Math.max);
       worst = Math.min(worst, vsBest);
       if (vsBest < 1) {
-        contendedMisses.push(`${pl}, ${t} threads, ${inside} inside: ${fmt(vsBest)}x (wsync ${range(r["wsync::Mutex"])}, ` +
-          `pthread_mutex ${range(r["pthread_mutex"])}, std::mutex ${range(r["std::mutex"])})`);
+        contendedMisses.push(
+          `${pl}, ${t} threads, ${inside} inside: ${fmt(vsBest)}x (wsync ${range(r["wsync::Mutex"])}, ` +
+            `pthread_mutex ${range(r["pthread_mutex"])}, std::mutex ${range(r["std::mutex"])})`,
+        );
       }
       // Where the medians disagree with the paired ratio, say so: the
       // repetitions of such a point fell in different states of the host.
       const ofMedians = r["wsync::Mutex"].median / Math.max(r["pthread_mutex"].median, r["std::mutex"].median);
-      const split = (ofMedians < 1) !== (vsBest < 1);
-      if (split) contendedSplits.push(`${pl}, ${t} threads, ${inside} inside (paired ${fmt(vsBest)}, medians ${fmt(ofMedians)})`);
-      say(`| ${t}, ${inside} | ${cimpls.map((i) => fmt(r[i]?.median)).join(" | ")} | ${fmt(vsBest)}${split ? " *" : ""} | ${fmt(r["wsync::Mutex"].fairness)} / ${fmt(r["pthread_mutex"].fairness)} / ${fmt(r["std::mutex"].fairness)} | ${fmt(r["wsync::Mutex"].longest_wait_ms)} / ${fmt(r["pthread_mutex"].longest_wait_ms)} / ${fmt(r["std::mutex"].longest_wait_ms)} |`);
+      const split = ofMedians < 1 !== vsBest < 1;
+      if (split)
+        contendedSplits.push(
+          `${pl}, ${t} threads, ${inside} inside (paired ${fmt(vsBest)}, medians ${fmt(ofMedians)})`,
+        );
+      say(
+        `| ${t}, ${inside} | ${cimpls.map((i) => fmt(r[i]?.median)).join(" | ")} | ${fmt(vsBest)}${split ? " *" : ""} | ${fmt(r["wsync::Mutex"].fairness)} / ${fmt(r["pthread_mutex"].fairness)} / ${fmt(r["std::mutex"].fairness)} | ${fmt(r["wsync::Mutex"].longest_wait_ms)} / ${fmt(r["pthread_mutex"].longest_wait_ms)} / ${fmt(r["std::mutex"].longest_wait_ms)} |`,
+      );
     }
   }
   const splits = contendedSplits.filter((x) => x.startsWith(`${pl},`)).length;
-  const splitText = splits ? `; by the medians ${splits} point${splits > 1 ? "s" : ""} went the other way (marked *)` : "";
-  if (worst !== Infinity) targets.push(verdict(worst >= 1, `${pl} contended: wsync at least as fast as the best baseline at every point; worst point ${fmt(worst)}x${splitText}`, "contended"));
+  const splitText = splits
+    ? `; by the medians ${splits} point${splits > 1 ? "s" : ""} went the other way (marked *)`
+    : "";
+  if (worst !== Infinity)
+    targets.push(
+      verdict(
+        worst >= 1,
+        `${pl} contended: wsync at least as fast as the best baseline at every point; worst point ${fmt(worst)}x${splitText}`,
+        "contended",
+      ),
+    );
   say("");
 }
 if (contendedSplits.length) {
-  say(`At the points marked *, the paired ratio and the ratio of the medians point different ways: ${contendedSplits.join("; ")}.`,
+  say(
+    `At the points marked *, the paired ratio and the ratio of the medians point different ways: ${contendedSplits.join("; ")}.`,
     "This host switches between a fast and a slow state for every lock at an empty critical section (one",
     "implementation at one point has measured 5e+3 and 2e+4 acquisitions per ms in consecutive repetitions), more",
     "often than a round of repetitions takes, so the medians depend on how many of each implementation's",
-    "repetitions fell in the slow state. Read such a point as too close to call in this run.", "");
+    "repetitions fell in the slow state. Read such a point as too close to call in this run.",
+    "",
+  );
 }
 for (const pl of wasmPlatforms) {
-  const series = cimpls.filter((i) => !i.includes("spin")).map((impl) => ({
-    name: impl, points: [2, 4, 8].map((t) => [t, find(pl, "contended", impl, `threads=${t} inside=0`)?.median ?? 0]),
-  }));
-  say(chart(`contended-${slug(pl)}.svg`, `Contended Mutex, ${pl} (inside = 0)`, "threads", "acquisitions per ms", series), "");
+  const series = cimpls
+    .filter((i) => !i.includes("spin"))
+    .map((impl) => ({
+      name: impl,
+      points: [2, 4, 8].map((t) => [t, find(pl, "contended", impl, `threads=${t} inside=0`)?.median ?? 0]),
+    }));
+  say(
+    chart(`contended-${slug(pl)}.svg`, `Contended Mutex, ${pl} (inside = 0)`, "threads", "acquisitions per ms", series),
+    "",
+  );
 }
-say("The spin columns show the effect of the blocking spin budget (`wsync_set_spin_limit`: 0, and 10 times the default of 100 pauses natively, 4000 in wasm).", "");
+say(
+  "The spin columns show the effect of the blocking spin budget (`wsync_set_spin_limit`: 0, and 10 times the default of 100 pauses natively, 4000 in wasm).",
+  "",
+);
 
 // 2b. fairness
-say("## 2b. Fairness: Go's starvation scenario", "",
-  "Go's TestMutexFairness, measured: one thread locks, sleeps 100 us inside, unlocks and relocks at once, in a loop; another sleeps 100 us and then locks, 10 times. Milliseconds for those 10 acquisitions (lower is better): median (min..max) of 7 interleaved rounds, and the longest single acquisition of all rounds. Target: wsync's median at most 50 ms and its worst round at most 250 ms, natively and in wasm (issue 16; before the handoff it was 2 s natively, 1.6 s in wasm).", "",
-  "| platform | wsync::Mutex | pthread_mutex | std::mutex | longest acquisition, ms, wsync / pthread / std |", "|---|---|---|---|---|");
+say(
+  "## 2b. Fairness: Go's starvation scenario",
+  "",
+  "Go's TestMutexFairness, measured: one thread locks, sleeps 100 us inside, unlocks and relocks at once, in a loop; another sleeps 100 us and then locks, 10 times. Milliseconds for those 10 acquisitions (lower is better): median (min..max) of 7 interleaved rounds, and the longest single acquisition of all rounds. Target: wsync's median at most 50 ms and its worst round at most 250 ms, natively and in wasm (issue 16; before the handoff it was 2 s natively, 1.6 s in wasm).",
+  "",
+  "| platform | wsync::Mutex | pthread_mutex | std::mutex | longest acquisition, ms, wsync / pthread / std |",
+  "|---|---|---|---|---|",
+);
 for (const pl of platforms) {
   const get = (i) => find(pl, "fairness", i);
   const w = get("wsync::Mutex");
   if (!w) continue;
-  say(`| ${pl} | ${range(w)} | ${range(get("pthread_mutex"))} | ${range(get("std::mutex"))} | ${fmt(w.longest_wait_ms)} / ${fmt(get("pthread_mutex")?.longest_wait_ms)} / ${fmt(get("std::mutex")?.longest_wait_ms)} |`);
-  targets.push(verdict(w.median <= 50 && w.max <= 250, `${pl} fairness: wsync's 10 acquisitions ${fmt(w.median)} ms median (at most 50), ${fmt(w.max)} ms worst (at most 250)`, "fairness"));
+  say(
+    `| ${pl} | ${range(w)} | ${range(get("pthread_mutex"))} | ${range(get("std::mutex"))} | ${fmt(w.longest_wait_ms)} / ${fmt(get("pthread_mutex")?.longest_wait_ms)} / ${fmt(get("std::mutex")?.longest_wait_ms)} |`,
+  );
+  targets.push(
+    verdict(
+      w.median <= 50 && w.max <= 250,
+      `${pl} fairness: wsync's 10 acquisitions ${fmt(w.median)} ms median (at most 50), ${fmt(w.max)} ms worst (at most 250)`,
+      "fairness",
+    ),
+  );
 }
 say("");
 
 // 3. ping-pong
-say("## 3. Wake latency: ping-pong", "", "| platform | wsync::BinarySemaphore | wsync::Mutex + CondVar | pthread_cond | std::condition_variable | std::binary_semaphore | sem_t | wsync sem / pthread_cond |", "|---|---|---|---|---|---|---|---|");
+say(
+  "## 3. Wake latency: ping-pong",
+  "",
+  "| platform | wsync::BinarySemaphore | wsync::Mutex + CondVar | pthread_cond | std::condition_variable | std::binary_semaphore | sem_t | wsync sem / pthread_cond |",
+  "|---|---|---|---|---|---|---|---|",
+);
 for (const pl of platforms) {
   const get = (i) => rows.find((r) => r.platform === pl && r.group === "pingpong" && r.impl === i);
-  const w = get("wsync::BinarySemaphore"), pc = get("pthread_cond");
+  const w = get("wsync::BinarySemaphore"),
+    pc = get("pthread_cond");
   if (!w) continue;
   const vsCond = ratio([w], [pc]);
-  say(`| ${pl} | ${range(w)} | ${range(get("wsync::Mutex + CondVar"))} | ${range(pc)} | ${range(get("std::condition_variable"))} | ${range(get("std::binary_semaphore"))} | ${range(get("sem_t"))} | ${fmt(vsCond)} |`);
-  targets.push(verdict(vsCond <= 0.7, `${pl} ping-pong: wsync at most 0.7x the pthread_cond time: ${fmt(vsCond)}x (${w.params})`));
+  say(
+    `| ${pl} | ${range(w)} | ${range(get("wsync::Mutex + CondVar"))} | ${range(pc)} | ${range(get("std::condition_variable"))} | ${range(get("std::binary_semaphore"))} | ${range(get("sem_t"))} | ${fmt(vsCond)} |`,
+  );
+  targets.push(
+    verdict(vsCond <= 0.7, `${pl} ping-pong: wsync at most 0.7x the pthread_cond time: ${fmt(vsCond)}x (${w.params})`),
+  );
 }
 say("", "Units: microseconds per hop (one wake of the other thread).", "");
 
 // 4. fork-join
 const fimpls = ["wsync::Barrier", "wsync::Latch", "wsync::WaitGroup", "pthread_barrier", "std::barrier", "std::latch"];
-say("## 4. Fork-join", "", "Each round the coordinator releases K workers and waits for all of them (microseconds per round, lower is better).", "");
+say(
+  "## 4. Fork-join",
+  "",
+  "Each round the coordinator releases K workers and waits for all of them (microseconds per round, lower is better).",
+  "",
+);
 for (const pl of platforms) {
-  say(`### ${pl}`, "", `| workers | ${fimpls.join(" | ")} | best wsync / best baseline |`, `|---|${fimpls.map(() => "---").join("|")}|---|`);
+  say(
+    `### ${pl}`,
+    "",
+    `| workers | ${fimpls.join(" | ")} | best wsync / best baseline |`,
+    `|---|${fimpls.map(() => "---").join("|")}|---|`,
+  );
   let worst = 0;
   for (const k of [2, 4, 8]) {
-    const get = (i) => rows.find((r) => r.platform === pl && r.group === "forkjoin" && r.impl === i && r.params.startsWith(`workers=${k} `));
+    const get = (i) =>
+      rows.find(
+        (r) => r.platform === pl && r.group === "forkjoin" && r.impl === i && r.params.startsWith(`workers=${k} `),
+      );
     const r = Object.fromEntries(fimpls.map((i) => [i, get(i)]));
     if (!r["wsync::Barrier"]) continue;
-    const vsBest = ratio(fimpls.slice(0, 3).map((i) => r[i]), fimpls.slice(3).map((i) => r[i]));
+    const vsBest = ratio(
+      fimpls.slice(0, 3).map((i) => r[i]),
+      fimpls.slice(3).map((i) => r[i]),
+    );
     worst = Math.max(worst, vsBest);
     say(`| ${k} | ${fimpls.map((i) => fmt(r[i]?.median)).join(" | ")} | ${fmt(vsBest)} |`);
   }
-  if (worst) targets.push(verdict(worst < 1, `${pl} fork-join: wsync ahead of every baseline; worst K ${fmt(worst)}x the best baseline's time`, "forkjoin"));
+  if (worst)
+    targets.push(
+      verdict(
+        worst < 1,
+        `${pl} fork-join: wsync ahead of every baseline; worst K ${fmt(worst)}x the best baseline's time`,
+        "forkjoin",
+      ),
+    );
   say("");
 }
 for (const pl of wasmPlatforms) {
   const series = fimpls.map((impl) => ({
-    name: impl, points: [2, 4, 8].map((k) => [k, rows.find((r) => r.platform === pl && r.group === "forkjoin" && r.impl === impl && r.params.startsWith(`workers=${k} `))?.median ?? 0]),
+    name: impl,
+    points: [2, 4, 8].map((k) => [
+      k,
+      rows.find(
+        (r) => r.platform === pl && r.group === "forkjoin" && r.impl === impl && r.params.startsWith(`workers=${k} `),
+      )?.median ?? 0,
+    ]),
   }));
   say(chart(`forkjoin-${slug(pl)}.svg`, `Fork-join, ${pl}`, "workers", "us per round", series), "");
 }
@@ -239,11 +381,25 @@ if (chromiumPlatforms.length) say("## 5. The browser main thread (Chromium)", ""
 for (const cpl of chromiumPlatforms) {
   const idle = find(cpl, "mainthread", "idle page", "1 s");
   if (!idle) continue;
-  say(`### ${cpl}`, "", `A pthread holds a Mutex (or owes a WaitGroup a done()) for 1 s while the page's main thread waits. Idle page: ${fmt(idle.median)} frames per second.`, "",
-    "| wait | frames in 1 s | of idle | longest frame gap (ms) | long-task time (ms) | wake latency (ms) |", "|---|---|---|---|---|---|");
+  say(
+    `### ${cpl}`,
+    "",
+    `A pthread holds a Mutex (or owes a WaitGroup a done()) for 1 s while the page's main thread waits. Idle page: ${fmt(idle.median)} frames per second.`,
+    "",
+    "| wait | frames in 1 s | of idle | longest frame gap (ms) | long-task time (ms) | wake latency (ms) |",
+    "|---|---|---|---|---|---|",
+  );
   for (const r of rows.filter((x) => x.platform === cpl && x.group === "mainthread" && x.impl !== "idle page")) {
-    say(`| ${r.impl} | ${fmt(r.median)} | ${fmt((100 * r.median) / idle.median)}% | ${fmt(r.maxFrameGapMs)} | ${fmt(r.busyMs)} | ${fmt(r.latencyMs)} |`);
-    if (r.impl.startsWith("wsync")) targets.push(verdict(r.median >= 0.9 * idle.median, `${cpl} ${r.impl}: at least 90% of the idle frame rate: ${fmt((100 * r.median) / idle.median)}%`));
+    say(
+      `| ${r.impl} | ${fmt(r.median)} | ${fmt((100 * r.median) / idle.median)}% | ${fmt(r.maxFrameGapMs)} | ${fmt(r.busyMs)} | ${fmt(r.latencyMs)} |`,
+    );
+    if (r.impl.startsWith("wsync"))
+      targets.push(
+        verdict(
+          r.median >= 0.9 * idle.median,
+          `${cpl} ${r.impl}: at least 90% of the idle frame rate: ${fmt((100 * r.median) / idle.median)}%`,
+        ),
+      );
   }
   say("", "| wait | wake latency median (ms) | p95 (ms) | min..max |", "|---|---|---|---|");
   for (const r of rows.filter((x) => x.platform === cpl && x.group === "wakelatency")) {
@@ -254,8 +410,15 @@ for (const cpl of chromiumPlatforms) {
 }
 
 // 6. the filter
-say("## 6. The image filter", "", "Blur radius 8 on a 1024 x 1024 picture (ms per run), wsync's pool vs pthread_create + pthread_barrier + pthread_join per run; speedup against the same implementation on 1 thread.", "");
-const fplats = ["native", ...wasmPlatforms, ...chromiumPlatforms].filter((pl) => rows.some((r) => r.platform === pl && r.group === "filter"));
+say(
+  "## 6. The image filter",
+  "",
+  "Blur radius 8 on a 1024 x 1024 picture (ms per run), wsync's pool vs pthread_create + pthread_barrier + pthread_join per run; speedup against the same implementation on 1 thread.",
+  "",
+);
+const fplats = ["native", ...wasmPlatforms, ...chromiumPlatforms].filter((pl) =>
+  rows.some((r) => r.platform === pl && r.group === "filter"),
+);
 const speedSeries = [];
 const filterSpeedups = [];
 for (const pl of fplats) {
@@ -266,52 +429,97 @@ for (const pl of fplats) {
   const made = fr.filter((r) => r.impl.startsWith("pthread_create"));
   const ceiling = fr.filter((r) => r.impl.startsWith("ceiling"));
   const made1 = made.find((x) => threadsOf(x) === 1);
-  const nativePool = (t) => isWasm(pl) ? rows.find((x) => x.platform === "native" && x.group === "filter" && x.impl === "wsync pool" && threadsOf(x) === t) : undefined;
-  say(`### ${pl} (${cores} cores)`, "", "| threads | wsync pool | speedup | pthread create/join | speedup |" + (isWasm(pl) ? " wasm / native (pool) |" : ""), "|---|---|---|---|---|" + (isWasm(pl) ? "---|" : ""));
+  const nativePool = (t) =>
+    isWasm(pl)
+      ? rows.find(
+          (x) => x.platform === "native" && x.group === "filter" && x.impl === "wsync pool" && threadsOf(x) === t,
+        )
+      : undefined;
+  say(
+    `### ${pl} (${cores} cores)`,
+    "",
+    "| threads | wsync pool | speedup | pthread create/join | speedup |" +
+      (isWasm(pl) ? " wasm / native (pool) |" : ""),
+    "|---|---|---|---|---|" + (isWasm(pl) ? "---|" : ""),
+  );
   for (const r of pool) {
     const t = threadsOf(r);
     const m = made.find((x) => threadsOf(x) === t);
     const nat = nativePool(t);
-    say(`| ${t} | ${range(r)} | ${fmt(ratio([pool[0]], [r]))} | ${range(m)} | ${m && made1 ? fmt(ratio([made1], [m])) : "-"} |` + (isWasm(pl) ? ` ${nat ? fmt(ratio([r], [nat])) : "-"} |` : ""));
+    say(
+      `| ${t} | ${range(r)} | ${fmt(ratio([pool[0]], [r]))} | ${range(m)} | ${m && made1 ? fmt(ratio([made1], [m])) : "-"} |` +
+        (isWasm(pl) ? ` ${nat ? fmt(ratio([r], [nat])) : "-"} |` : ""),
+    );
   }
   const atCores = pool.find((r) => threadsOf(r) === cores);
   const speedup = atCores ? ratio([pool[0]], [atCores]) : undefined; // the pool's, at `cores` threads
-  const ceil1 = ceiling.find((x) => threadsOf(x) === 1), ceilAt = ceiling.find((x) => threadsOf(x) === cores);
+  const ceil1 = ceiling.find((x) => threadsOf(x) === 1),
+    ceilAt = ceiling.find((x) => threadsOf(x) === cores);
   const ceilingSpeedup = ceil1 && ceilAt ? ratio([ceil1], [ceilAt]) : undefined;
   if (ceilingSpeedup !== undefined) {
-    say("", `The host's ceiling in the same run: the same blur in bands that wait for nothing (each computes its`,
+    say(
+      "",
+      `The host's ceiling in the same run: the same blur in bands that wait for nothing (each computes its`,
       `first pass 8 rows past its edges instead of meeting a barrier), on 1 and on ${cores} threads started together:`,
-      `${range(ceil1)} and ${range(ceilAt)} ms, a speedup of ${fmt(ceilingSpeedup)} (the pool's is ${fmt(speedup / ceilingSpeedup)}x that).`);
+      `${range(ceil1)} and ${range(ceilAt)} ms, a speedup of ${fmt(ceilingSpeedup)} (the pool's is ${fmt(speedup / ceilingSpeedup)}x that).`,
+    );
   }
   if (atCores) {
     const madeAt = made.find((x) => threadsOf(x) === cores);
     const ceilText = ceilingSpeedup !== undefined ? `, the ceiling ${fmt(ceilingSpeedup)}x` : "";
-    if (made1 && madeAt) filterSpeedups.push(`${pl}: the pool ${fmt(speedup)}x, pthread_create/join ${fmt(ratio([made1], [madeAt]))}x${ceilText}`);
+    if (made1 && madeAt)
+      filterSpeedups.push(
+        `${pl}: the pool ${fmt(speedup)}x, pthread_create/join ${fmt(ratio([made1], [madeAt]))}x${ceilText}`,
+      );
     const ceilNote = ceilingSpeedup !== undefined ? ` (the host's ceiling in this run: ${fmt(ceilingSpeedup)})` : "";
-    targets.push(verdict(speedup >= 0.85 * cores, `${pl} filter: speedup at ${cores} threads at least ${fmt(0.85 * cores)}: ${fmt(speedup)}${ceilNote}`, "filter-speedup"));
+    targets.push(
+      verdict(
+        speedup >= 0.85 * cores,
+        `${pl} filter: speedup at ${cores} threads at least ${fmt(0.85 * cores)}: ${fmt(speedup)}${ceilNote}`,
+        "filter-speedup",
+      ),
+    );
     const nat = nativePool(cores);
     if (nat) {
       const vsNative = ratio([atCores], [nat]);
-      targets.push(verdict(vsNative <= 1.6, `${pl} filter within 1.6x of native at ${cores} threads: ${fmt(vsNative)}x`, "filter-native"));
+      targets.push(
+        verdict(
+          vsNative <= 1.6,
+          `${pl} filter within 1.6x of native at ${cores} threads: ${fmt(vsNative)}x`,
+          "filter-native",
+        ),
+      );
     }
   }
   const cpu = rows.find((r) => r.platform === pl && r.group === "filtercpu");
   if (isChromium(pl)) {
-    say("", "Here pthread_create/join runs on the page's main thread, where Emscripten's pthread_join cannot block",
-      "and spins: it takes one of the cores from the workers it waits for.");
+    say(
+      "",
+      "Here pthread_create/join runs on the page's main thread, where Emscripten's pthread_join cannot block",
+      "and spins: it takes one of the cores from the workers it waits for.",
+    );
   }
   if (cpu) {
     const left = cores - cpu.median / 1000;
-    say("", `Meanwhile Chromium's threads other than the pool's workers used ${fmt(cpu.median)} ms of CPU per second`,
+    say(
+      "",
+      `Meanwhile Chromium's threads other than the pool's workers used ${fmt(cpu.median)} ms of CPU per second`,
       `(the busiest, ms per s: ${cpu.busiest}), on the same ${cores} cores: mostly the page's frames, 60 a second`,
       `(an empty requestAnimationFrame loop alone cost this host's headless Chromium about 120 ms per second).`,
       `That left the workers at most ${fmt(left)} cores, while the 1-thread run had one to itself: the pool's`,
-      `speedup of ${fmt(speedup)} is ${fmt(speedup / left)} of that bound.`);
+      `speedup of ${fmt(speedup)} is ${fmt(speedup / left)} of that bound.`,
+    );
   }
   speedSeries.push({ name: `${pl}, wsync pool`, points: pool.map((r) => [threadsOf(r), ratio([pool[0]], [r])]) });
   say("");
 }
-if (speedSeries.length) say(chart("filter-speedup.svg", "Image filter speedup, wsync pool", "threads", "speedup vs 1 thread", speedSeries, { ideal: true }), "");
+if (speedSeries.length)
+  say(
+    chart("filter-speedup.svg", "Image filter speedup, wsync pool", "threads", "speedup vs 1 thread", speedSeries, {
+      ideal: true,
+    }),
+    "",
+  );
 
 // The toolchains side by side: wsync's figure in the newest wasm build over
 // the same figure in the oldest, from this run.
@@ -319,24 +527,44 @@ if (wasmPlatforms.length > 1) {
   const [oldest, newest] = [wasmPlatforms[0], wasmPlatforms.at(-1)];
   const rowsOf = (pl) => {
     const chromium = pl.replace(/^wasm/, "chromium");
-    const get = (platform, group, impl, params) => rows.find((r) => r.platform === platform && r.group === group &&
-      r.impl === impl && (params === undefined || r.params === params || r.params.startsWith(params)));
+    const get = (platform, group, impl, params) =>
+      rows.find(
+        (r) =>
+          r.platform === platform &&
+          r.group === group &&
+          r.impl === impl &&
+          (params === undefined || r.params === params || r.params.startsWith(params)),
+      );
     return [
       ["uncontended lock + unlock (ns)", get(pl, "uncontended", "wsync::Mutex")],
-      ["contended, 2 threads, 0 inside (acquisitions per ms, higher is better)", get(pl, "contended", "wsync::Mutex", "threads=2 inside=0")],
+      [
+        "contended, 2 threads, 0 inside (acquisitions per ms, higher is better)",
+        get(pl, "contended", "wsync::Mutex", "threads=2 inside=0"),
+      ],
       ["ping-pong hop, wsync::BinarySemaphore (us)", get(pl, "pingpong", "wsync::BinarySemaphore")],
       ["fork-join, 2 workers, wsync::Barrier (us per round)", get(pl, "forkjoin", "wsync::Barrier", "workers=2 ")],
       ["filter, wsync pool at 2 threads (ms)", get(pl, "filter", "wsync pool", "threads=2")],
-      ["Chromium: WaitGroup wait_async wake latency (ms)", rows.find((r) => r.platform === chromium && r.group === "wakelatency")],
+      [
+        "Chromium: WaitGroup wait_async wake latency (ms)",
+        rows.find((r) => r.platform === chromium && r.group === "wakelatency"),
+      ],
       ["Chromium: filter, wsync pool at 2 threads (ms)", get(chromium, "filter", "wsync pool", "threads=2")],
     ];
   };
-  const a = rowsOf(oldest), b = rowsOf(newest);
-  say(`## 7. ${newest} against ${oldest}`, "", "wsync's medians in the two builds of this run, and their ratio (newest / oldest).", "",
-    `| figure | ${oldest} | ${newest} | ratio |`, "|---|---|---|---|");
+  const a = rowsOf(oldest),
+    b = rowsOf(newest);
+  say(
+    `## 7. ${newest} against ${oldest}`,
+    "",
+    "wsync's medians in the two builds of this run, and their ratio (newest / oldest).",
+    "",
+    `| figure | ${oldest} | ${newest} | ratio |`,
+    "|---|---|---|---|",
+  );
   a.forEach(([what, ra], i) => {
     const rb = b[i][1];
-    if (ra || rb) say(`| ${what} | ${fmt(ra?.median)} | ${fmt(rb?.median)} | ${ra && rb ? fmt(rb.median / ra.median) : "-"} |`);
+    if (ra || rb)
+      say(`| ${what} | ${fmt(ra?.median)} | ${fmt(rb?.median)} | ${ra && rb ? fmt(rb.median / ra.median) : "-"} |`);
   });
   say("");
 }
@@ -380,6 +608,7 @@ const notes = {
   ],
 };
 const shown = Object.keys(notes).filter((k) => missed.has(k));
-if (shown.length) say("## Reading the misses", "", ...shown.flatMap((k) => notes[k].map((line, i) => (i ? "  " : "- ") + line)), "");
+if (shown.length)
+  say("## Reading the misses", "", ...shown.flatMap((k) => notes[k].map((line, i) => (i ? "  " : "- ") + line)), "");
 writeFileSync(outMd, out.join("\n"));
 console.log(`bench/report.mjs: wrote ${outMd} and ${svgDir}/*.svg (${rows.length} points)`);

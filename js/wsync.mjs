@@ -113,9 +113,7 @@ function checkWords(i32, index, owner, count) {
     );
   }
   if (!Number.isInteger(index) || index < 0 || index + count > i32.length) {
-    throw new RangeError(
-      `wsync: ${owner} index ${describe(index)} is out of range 0..${i32.length - count}`,
-    );
+    throw new RangeError(`wsync: ${owner} index ${describe(index)} is out of range 0..${i32.length - count}`);
   }
 }
 

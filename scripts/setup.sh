@@ -66,17 +66,28 @@ else
   say "installed: ${missing[*]}"
 fi
 
-# npm packages of the browser tests: playwright-core, pinned by
-# tests/browser/package-lock.json; reinstalled when the lock names another version.
+# npm packages of the tests: playwright-core (browser tests) and prettier
+# (the JS style check), pinned by tests/browser/package-lock.json;
+# reinstalled when the lock names another version of either.
 browser="$root/tests/browser"
-want=$(node -p "require('$browser/package-lock.json').packages['node_modules/playwright-core'].version")
-have=$(node -p "try { require('$browser/node_modules/playwright-core/package.json').version } catch { '' }")
-if [ "$want" != "$have" ]; then
-  say "npm ci in tests/browser (playwright-core $want)"
+npm_versions() {  # npm_versions lock|installed
+  node -e '
+    const [dir, which] = process.argv.slice(1);
+    console.log(["playwright-core", "prettier"].map((name) => {
+      try {
+        return which === "lock"
+          ? require(`${dir}/package-lock.json`).packages[`node_modules/${name}`].version
+          : require(`${dir}/node_modules/${name}/package.json`).version;
+      } catch { return "none"; }
+    }).join(" "));' "$browser" "$1"
+}
+want=$(npm_versions lock)
+if [ "$want" != "$(npm_versions installed)" ]; then
+  say "npm ci in tests/browser (playwright-core, prettier: $want)"
   (cd "$browser" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 
-say "emcc $(NODE_PATH=/usr/share/nodejs emcc --version 2>/dev/null | head -1 | sed 's/^emcc (.*) \([^ ]*\).*/\1/'), node $(node --version), cmake $(cmake --version | head -1 | awk '{print $3}'), $(chromium --version 2>/dev/null | head -1), playwright-core $want"
+say "emcc $(NODE_PATH=/usr/share/nodejs emcc --version 2>/dev/null | head -1 | sed 's/^emcc (.*) \([^ ]*\).*/\1/'), node $(node --version), cmake $(cmake --version | head -1 | awk '{print $3}'), $(chromium --version 2>/dev/null | head -1), playwright-core ${want% *}, prettier ${want#* }"
 
 # The current Emscripten: a Debian sid chroot made by Debian's mmdebstrap,
 # from the mirror this machine's apt already uses (WSYNC_DEBIAN_MIRROR

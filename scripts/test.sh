@@ -138,6 +138,9 @@ interop=(tests/js/interop.test.mjs tests/js/interop_es6.test.mjs)
 # C and C++ style (.clang-format): every tracked source as clang-format writes it.
 step format-c-cxx "^formatted$" bash -c "git ls-files '*.c' '*.h' '*.cpp' '*.hpp' |
   xargs clang-format --dry-run -Werror && echo formatted"
+# JavaScript style (.prettierrc.json, .prettierignore): every tracked JS file.
+step format-js "^All matched files use Prettier code style" bash -c "git ls-files '*.js' '*.mjs' '*.cjs' '*.ts' |
+  xargs tests/browser/node_modules/.bin/prettier --check"
 suite native build/native cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo
 suite tsan build/tsan cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWSYNC_SANITIZE=thread
 # Release (-O3): see docs/toolchains.md for what -O2 and ASSERTIONS do.

@@ -96,7 +96,8 @@ function loadModule() {
     };
     const script = document.createElement("script");
     script.src = "filter_demo.js";
-    script.onerror = () => reject(new Error("filter_demo.js did not load: build the demo first (bash scripts/demo.sh)"));
+    script.onerror = () =>
+      reject(new Error("filter_demo.js did not load: build the demo first (bash scripts/demo.sh)"));
     document.body.append(script);
   }).then((module) => {
     M = module;
@@ -108,7 +109,8 @@ function loadModule() {
 // Copies the input picture (w x h RGBA) into wasm memory and shows it.
 function setImage(width, height, fill) {
   const input = M._demo_images(width, height);
-  if (input === 0) throw new RangeError(`wsync demo: image size must be 1..4096 on each side, got ${width} x ${height}`);
+  if (input === 0)
+    throw new RangeError(`wsync demo: image size must be 1..4096 on each side, got ${width} x ${height}`);
   image = { width, height };
   fill(input);
   drawCanvas($("before"), input);
@@ -152,7 +154,8 @@ function checkOptions({ filter = "blur", radius = 8, threads = poolSize, runs = 
   if (!Number.isInteger(threads) || threads < 1 || threads > poolSize) {
     throw new RangeError(`wsync demo: threads must be 1..${poolSize}, got ${threads}`);
   }
-  if (!Number.isInteger(runs) || runs < 1) throw new RangeError(`wsync demo: runs must be a positive integer, got ${runs}`);
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new RangeError(`wsync demo: runs must be a positive integer, got ${runs}`);
   return { filter, radius, threads, runs, compare };
 }
 
@@ -193,7 +196,8 @@ async function exclusive(what) {
 function runFilter(options) {
   const o = checkOptions(options);
   return exclusive(async () => {
-    $("status").textContent = `running ${o.filter} on ${o.threads} thread(s)${o.compare ? " (pthread compare mode)" : ""}...`;
+    $("status").textContent =
+      `running ${o.filter} on ${o.threads} thread(s)${o.compare ? " (pthread compare mode)" : ""}...`;
     startMeasuring();
     const times = [];
     for (let i = 0; i < o.runs; ++i) times.push(await runOnce(o));
@@ -201,7 +205,8 @@ function runFilter(options) {
     drawCanvas($("after"), M._demo_output());
     const result = { ...o, times, medianMs: median(times), checksum: M.UTF8ToString(M._demo_checksum(1)), ...measured };
     $("times").textContent = times.map((t) => t.toFixed(1)).join(", ");
-    $("median").textContent = `${result.medianMs.toFixed(1)} ms (${image.width} x ${image.height}, ${o.threads} thread${o.threads > 1 ? "s" : ""})`;
+    $("median").textContent =
+      `${result.medianMs.toFixed(1)} ms (${image.width} x ${image.height}, ${o.threads} thread${o.threads > 1 ? "s" : ""})`;
     $("gap").textContent = `${result.maxFrameGapMs.toFixed(1)} ms (${result.frames} frames painted)`;
     $("checksum").textContent = result.checksum;
     $("status").textContent = "done";
@@ -230,7 +235,12 @@ function measureSpeedup(options) {
 
 function drawChart(points, o) {
   const svg = $("chart");
-  const W = 420, H = 260, left = 44, bottom = 34, top = 14, right = 14;
+  const W = 420,
+    H = 260,
+    left = 44,
+    bottom = 34,
+    top = 14,
+    right = 14;
   const maxX = Math.max(2, points.length);
   const maxY = Math.max(maxX, ...points.map((p) => p.speedup));
   const x = (t) => left + ((t - 1) / (maxX - 1)) * (W - left - right);
@@ -240,13 +250,18 @@ function drawChart(points, o) {
     parts.push(`<line x1="${left}" x2="${W - right}" y1="${y(s)}" y2="${y(s)}" stroke="#e3e8ee"/>`);
     parts.push(`<text x="${left - 6}" y="${y(s) + 4}" text-anchor="end" font-size="11">${s}x</text>`);
   }
-  for (let t = 1; t <= maxX; ++t) parts.push(`<text x="${x(t)}" y="${H - bottom + 16}" text-anchor="middle" font-size="11">${t}</text>`);
+  for (let t = 1; t <= maxX; ++t)
+    parts.push(`<text x="${x(t)}" y="${H - bottom + 16}" text-anchor="middle" font-size="11">${t}</text>`);
   parts.push(`<text x="${(W + left) / 2}" y="${H - 4}" text-anchor="middle" font-size="12">threads</text>`);
-  parts.push(`<line x1="${x(1)}" y1="${y(1)}" x2="${x(maxX)}" y2="${y(maxX)}" stroke="#9aa7b4" stroke-dasharray="4 4"/>`);
+  parts.push(
+    `<line x1="${x(1)}" y1="${y(1)}" x2="${x(maxX)}" y2="${y(maxX)}" stroke="#9aa7b4" stroke-dasharray="4 4"/>`,
+  );
   const path = points.map((p, i) => `${i ? "L" : "M"}${x(p.threads)},${y(p.speedup)}`).join(" ");
   parts.push(`<path d="${path}" fill="none" stroke="#3b7ddd" stroke-width="2.5"/>`);
   for (const p of points) {
-    parts.push(`<circle cx="${x(p.threads)}" cy="${y(p.speedup)}" r="4" fill="#3b7ddd"><title>${p.threads} threads: ${p.medianMs.toFixed(1)} ms, ${p.speedup.toFixed(2)}x</title></circle>`);
+    parts.push(
+      `<circle cx="${x(p.threads)}" cy="${y(p.speedup)}" r="4" fill="#3b7ddd"><title>${p.threads} threads: ${p.medianMs.toFixed(1)} ms, ${p.speedup.toFixed(2)}x</title></circle>`,
+    );
   }
   svg.innerHTML = parts.join("");
   $("chart-note").textContent =

@@ -8,7 +8,9 @@ import { Worker, isMainThread, workerData } from "node:worker_threads";
 import { WaitGroup } from "wsync";
 
 // Shared words: [0] the WaitGroup, [1] the square, [2] the cube.
-const WG = 0, SQUARE = 1, CUBE = 2;
+const WG = 0,
+  SQUARE = 1,
+  CUBE = 2;
 
 if (isMainThread) {
   const i32 = new Int32Array(new SharedArrayBuffer(3 * 4));

@@ -28,16 +28,18 @@ async function openDemo(url = ctx.server.url) {
   return opened;
 }
 
-const demo = (page, call, ...args) =>
-  page.evaluate(([c, a]) => window.wsyncDemo[c](...a), [call, args]);
+const demo = (page, call, ...args) => page.evaluate(([c, a]) => window.wsyncDemo[c](...a), [call, args]);
 
 // Lets a few frames paint (a freshly drawn 2048 x 2048 canvas costs one slow frame).
 const settle = (page) =>
-  page.evaluate(() => new Promise((r) => {
-    let n = 0;
-    const f = () => (++n === 5 ? r() : requestAnimationFrame(f));
-    requestAnimationFrame(f);
-  }));
+  page.evaluate(
+    () =>
+      new Promise((r) => {
+        let n = 0;
+        const f = () => (++n === 5 ? r() : requestAnimationFrame(f));
+        requestAnimationFrame(f);
+      }),
+  );
 
 test("served by serve.py the demo is cross-origin isolated and loads with no console errors", async () => {
   const { page, ready, consoleMessages, pageErrors } = await openDemo();
@@ -50,7 +52,10 @@ test("served by serve.py the demo is cross-origin isolated and loads with no con
   assert.equal(await page.isHidden("#banner"), true);
   assert.equal(await page.locator("#threads option").count(), poolSize);
   assert.deepEqual(pageErrors, []);
-  assert.deepEqual(consoleMessages.filter((m) => m.type === "error" || m.type === "warning"), []);
+  assert.deepEqual(
+    consoleMessages.filter((m) => m.type === "error" || m.type === "warning"),
+    [],
+  );
   await page.close();
 });
 
@@ -115,7 +120,9 @@ test("the page keeps painting through a long filter run on 1 and on N threads", 
     await page.selectOption("#threads", String(threads));
     await page.selectOption("#runs", "1");
     await page.click("#run");
-    await page.waitForFunction(() => document.getElementById("status").textContent === "done", null, { timeout: 60_000 });
+    await page.waitForFunction(() => document.getElementById("status").textContent === "done", null, {
+      timeout: 60_000,
+    });
     const r = await page.evaluate(() => window.wsyncDemo.last);
     results[threads] = r;
     console.log(
@@ -138,7 +145,9 @@ test("the page keeps painting through a long filter run on 1 and on N threads", 
   }
   // The compare mode blocks the page in pthread_join: shown, not asserted.
   const c = await demo(page, "runFilter", { filter: "blur", radius: 20, threads: poolSize, compare: true });
-  console.log(`compare mode (pthread_create/barrier/join): ${c.medianMs.toFixed(0)} ms, longest frame gap ${c.maxFrameGapMs.toFixed(0)} ms`);
+  console.log(
+    `compare mode (pthread_create/barrier/join): ${c.medianMs.toFixed(0)} ms, longest frame gap ${c.maxFrameGapMs.toFixed(0)} ms`,
+  );
   assert.equal(c.checksum, reference["blur-20"]);
   assert.deepEqual(pageErrors, []);
   await page.close();
@@ -175,16 +184,26 @@ test("the user's own picture: a file is loaded (large ones scaled down), a non-i
   await page.waitForFunction(() => window.wsyncDemo.image.width === 40);
   assert.deepEqual(await page.evaluate(() => window.wsyncDemo.image), { width: 40, height: 30 });
   const r = await demo(page, "runFilter", { filter: "grayscale" });
-  const pixel = await page.evaluate(() => Array.from(document.getElementById("after").getContext("2d").getImageData(5, 5, 1, 1).data));
+  const pixel = await page.evaluate(() =>
+    Array.from(document.getElementById("after").getContext("2d").getImageData(5, 5, 1, 1).data),
+  );
   assert.deepEqual(pixel, [77, 77, 77, 255], "BT.601 luma of pure red");
   assert.match(r.checksum, /^[0-9a-f]{16}$/);
-  await page.setInputFiles("#file", { name: "wide.bmp", mimeType: "image/bmp", buffer: bmp(4096, 8, (x) => [x & 255, 0, 0]) });
+  await page.setInputFiles("#file", {
+    name: "wide.bmp",
+    mimeType: "image/bmp",
+    buffer: bmp(4096, 8, (x) => [x & 255, 0, 0]),
+  });
   await page.waitForFunction(() => window.wsyncDemo.image.width === 2048);
   assert.deepEqual(await page.evaluate(() => window.wsyncDemo.image), { width: 2048, height: 4 });
   await page.setInputFiles("#file", { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
   await page.waitForFunction(() => document.getElementById("status").textContent.includes("notes.txt"));
   assert.equal(await page.textContent("#status"), "wsync demo: notes.txt is not an image");
-  assert.deepEqual(await page.evaluate(() => window.wsyncDemo.image), { width: 2048, height: 4 }, "the picture is kept");
+  assert.deepEqual(
+    await page.evaluate(() => window.wsyncDemo.image),
+    { width: 2048, height: 4 },
+    "the picture is kept",
+  );
   assert.deepEqual(pageErrors, []);
   await page.close();
 });
@@ -193,8 +212,20 @@ test("bad arguments to the page's API are refused with exact messages", async ()
   const { page } = await openDemo();
   const poolSize = await page.evaluate(() => window.wsyncDemo.poolSize);
   const error = (call, ...args) =>
-    page.evaluate(([c, a]) => Promise.resolve().then(() => window.wsyncDemo[c](...a)).then(() => "no error", (e) => e.message), [call, args]);
-  assert.equal(await error("runFilter", { threads: poolSize + 1 }), `wsync demo: threads must be 1..${poolSize}, got ${poolSize + 1}`);
+    page.evaluate(
+      ([c, a]) =>
+        Promise.resolve()
+          .then(() => window.wsyncDemo[c](...a))
+          .then(
+            () => "no error",
+            (e) => e.message,
+          ),
+      [call, args],
+    );
+  assert.equal(
+    await error("runFilter", { threads: poolSize + 1 }),
+    `wsync demo: threads must be 1..${poolSize}, got ${poolSize + 1}`,
+  );
   assert.equal(await error("runFilter", { filter: "emboss" }), 'wsync demo: unknown filter "emboss"');
   assert.equal(await error("runFilter", { filter: "blur", radius: 0 }), "wsync demo: blur radius must be 1..20");
   assert.equal(await error("loadSample", 5000), "wsync demo: image size must be 1..4096 on each side, got 5000 x 5000");
@@ -216,7 +247,10 @@ test("served without the isolation headers, the page shows the banner with the f
       '"Cross-Origin-Embedder-Policy: require-corp", from https or http://localhost ' +
       "(wsync's serve.py does).";
     assert.equal(await page.textContent("#banner-title"), missing);
-    assert.equal(await page.textContent("#banner-text"), `${fix}\nFrom a wsync checkout: python3 serve.py build/wasm/web`);
+    assert.equal(
+      await page.textContent("#banner-text"),
+      `${fix}\nFrom a wsync checkout: python3 serve.py build/wasm/web`,
+    );
     assert.equal(await page.textContent("#status"), `cannot run: ${missing}`);
     assert.deepEqual(
       consoleMessages.filter((m) => m.type === "error").map((m) => m.text),

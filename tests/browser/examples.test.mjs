@@ -16,7 +16,9 @@ let server;
 let browser;
 before(async () => {
   if (!existsSync(path.join(page_dir, "main_thread.js"))) {
-    throw new Error(`wsync: ${page_dir}/main_thread.js is missing: build the examples first (bash scripts/test.sh does)`);
+    throw new Error(
+      `wsync: ${page_dir}/main_thread.js is missing: build the examples first (bash scripts/test.sh does)`,
+    );
   }
   server = await startServer(page_dir);
   browser = await launchBrowser();
@@ -29,10 +31,17 @@ after(async () => {
 test("examples/main-thread: both ways of locking wait about 1 s while the page keeps painting", async () => {
   const { page, pageErrors } = await openPage(browser, server.url);
   await page.waitForFunction(() => document.getElementById("log").textContent.includes("ready"));
-  for (const [button, what] of [["#sync", "lock() under Asyncify"], ["#async", "lock_async()"]]) {
+  for (const [button, what] of [
+    ["#sync", "lock() under Asyncify"],
+    ["#async", "lock_async()"],
+  ]) {
     await page.click(button);
     const line = await page.waitForFunction(
-      (w) => document.getElementById("log").textContent.split("\n").find((l) => l.startsWith(w + ":")),
+      (w) =>
+        document
+          .getElementById("log")
+          .textContent.split("\n")
+          .find((l) => l.startsWith(w + ":")),
       what,
       { timeout: 10_000 },
     );

@@ -40,7 +40,11 @@ function assertResponsive(r, idle, what) {
   assert.ok(r.frames >= idle.frames * 0.5, `${what}: frames kept coming (${r.frames} vs ${idle.frames} idle)`);
   // Both views of "no main-thread task over 100 ms": the browser's long-task
   // entries, and the gaps between the frames it painted.
-  assert.deepEqual(r.longTasks.filter((d) => d > 100), [], `${what}: no long task over 100 ms`);
+  assert.deepEqual(
+    r.longTasks.filter((d) => d > 100),
+    [],
+    `${what}: no long task over 100 ms`,
+  );
   assert.ok(r.maxFrameGapMs < 100, `${what}: longest frame gap ${r.maxFrameGapMs} ms`);
 }
 
@@ -58,7 +62,10 @@ test("async API: lock_async and wait_async keep the page painting", async () => 
   assertResponsive(await scenario(page, "lock_async", { holdMs: HOLD_MS }), idle, "Mutex::lock_async");
   assertResponsive(await scenario(page, "wait_async", { holdMs: HOLD_MS }), idle, "WaitGroup::wait_async");
   assert.deepEqual(pageErrors, []);
-  assert.deepEqual(consoleMessages.filter((m) => m.type === "warning" || m.type === "error"), []);
+  assert.deepEqual(
+    consoleMessages.filter((m) => m.type === "warning" || m.type === "error"),
+    [],
+  );
   await page.close();
 });
 
@@ -68,7 +75,10 @@ test("Asyncify: blocking lock() and wait() suspend and keep the page painting", 
   assertResponsive(await scenario(page, "lock_suspend", { holdMs: HOLD_MS }), idle, "Asyncify Mutex::lock");
   assertResponsive(await scenario(page, "wait_suspend", { holdMs: HOLD_MS }), idle, "Asyncify WaitGroup::wait");
   assert.deepEqual(pageErrors, []);
-  assert.deepEqual(consoleMessages.filter((m) => m.type === "warning" || m.type === "error"), []);
+  assert.deepEqual(
+    consoleMessages.filter((m) => m.type === "warning" || m.type === "error"),
+    [],
+  );
   await page.close();
 });
 
@@ -77,11 +87,16 @@ test("Asyncify: blocking lock() and wait() suspend and keep the page painting", 
 // margin for a loaded machine (a relock takes about 100 us; the handoff comes
 // after about 1 ms, then a waitAsync wake of the main thread).
 test("the main thread gets the Mutex within the handoff bound from a pthread that relocks at once", async (t) => {
-  for (const [build, how] of [["plain", "lock_async"], ["asyncify", "lock_suspend"]]) {
+  for (const [build, how] of [
+    ["plain", "lock_async"],
+    ["asyncify", "lock_suspend"],
+  ]) {
     const { page, pageErrors } = await load(build);
     const round = await page.evaluate((h) => window.relockingHolderRounds(h), how);
-    t.diagnostic(`${how}: 10 acquisitions in ${round.total.toFixed(1)} ms, longest ${round.longest.toFixed(2)} ms, ` +
-      `at most ${round.mostRelocks} relocks during one wait`);
+    t.diagnostic(
+      `${how}: 10 acquisitions in ${round.total.toFixed(1)} ms, longest ${round.longest.toFixed(2)} ms, ` +
+        `at most ${round.mostRelocks} relocks during one wait`,
+    );
     assert.equal(round.allOk, true);
     assert.ok(round.mostRelocks <= 300, `${how}: the pthread relocked ${round.mostRelocks} times during one wait`);
     assert.ok(round.total < 2000, `${how}: 10 acquisitions took ${round.total} ms`);
@@ -94,16 +109,24 @@ test("without Asyncify a blocking wait spins, and warns exactly once", async () 
   const { page, consoleMessages, pageErrors } = await load("plain");
   const lock = await scenario(page, "lock_spin", { holdMs: HOLD_MS });
   const wait = await scenario(page, "wait_spin", { holdMs: 300 });
-  console.log(`spinning Mutex::lock: ${lock.frames} frames in ${lock.elapsedMs.toFixed(0)} ms, long tasks ${lock.longTasks}`);
+  console.log(
+    `spinning Mutex::lock: ${lock.frames} frames in ${lock.elapsedMs.toFixed(0)} ms, long tasks ${lock.longTasks}`,
+  );
   assert.equal(lock.ok, true);
   assert.equal(wait.ok, true);
   assert.ok(lock.elapsedMs >= HOLD_MS - 50, "it waited for the holder");
   // The control for the responsiveness checks: both detectors see this freeze.
   assert.ok(lock.maxFrameGapMs >= HOLD_MS * 0.9, `a frame gap of ${lock.maxFrameGapMs} ms`);
-  assert.ok(lock.longTasks.some((d) => d >= HOLD_MS * 0.9), `a long task was seen: ${lock.longTasks}`);
+  assert.ok(
+    lock.longTasks.some((d) => d >= HOLD_MS * 0.9),
+    `a long task was seen: ${lock.longTasks}`,
+  );
   await page.evaluate(() => window.sleep(50));
   const warnings = consoleMessages.filter((m) => m.type === "warning");
-  assert.deepEqual(warnings.map((m) => m.text), [WARNING]);
+  assert.deepEqual(
+    warnings.map((m) => m.text),
+    [WARNING],
+  );
   assert.deepEqual(pageErrors, []);
   await page.close();
 });
@@ -122,7 +145,10 @@ test("the abort option turns the warning into an abort with the same message", a
     }
   });
   assert.match(outcome, /^threw .*abort/i);
-  assert.ok(consoleMessages.some((m) => m.text === WARNING && m.type === "error"), "the line went to stderr");
+  assert.ok(
+    consoleMessages.some((m) => m.text === WARNING && m.type === "error"),
+    "the line went to stderr",
+  );
   assert.ok(!consoleMessages.some((m) => m.type === "warning"), "no warning: it aborted instead");
   await page.close();
 });

@@ -51,7 +51,10 @@ test("an ES6 factory's Module on a page: the main thread awaits C++ pthreads thr
   });
   assert.equal(outcome.isolated, true);
   assert.equal(outcome.memory, true, "wsync's pre-js gave the Module its memory");
-  assert.match(outcome.promiseError, /^wsync: WaitGroup.at\(\) got a Promise: await the Emscripten module factory first/);
+  assert.match(
+    outcome.promiseError,
+    /^wsync: WaitGroup.at\(\) got a Promise: await the Emscripten module factory first/,
+  );
   assert.equal(outcome.squared, true);
   assert.deepEqual(outcome.results, [49, 8]);
   assert.equal(outcome.counted, true);

@@ -6,16 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import {
-  Barrier,
-  CondVar,
-  Latch,
-  Mutex,
-  Once,
-  Semaphore,
-  WaitGroup,
-  threadSupportProblem,
-} from "../../js/wsync.mjs";
+import { Barrier, CondVar, Latch, Mutex, Once, Semaphore, WaitGroup, threadSupportProblem } from "../../js/wsync.mjs";
 import { sharedInts } from "./helpers.mjs";
 
 const CLASSES = [Mutex, WaitGroup, CondVar, Semaphore, Latch, Barrier, Once];
@@ -98,7 +89,12 @@ test("at() refuses what is not memory, and misaligned, negative or out-of-bounds
     // Emscripten Modules: one linked with wsync is taken; one that exposes
     // no memory, one still loading (a Promise) and one whose runtime has not
     // made its memory are refused with what to do.
-    const linked = { _main() {}, get wsyncMemory() { return memory; } };
+    const linked = {
+      _main() {},
+      get wsyncMemory() {
+        return memory;
+      },
+    };
     assert.equal(Class.at(linked, 0).i32.buffer, memory.buffer);
     assert.equal(Class.at({ calledRun: true, wasmMemory: memory }, 0).i32.buffer, memory.buffer);
     assert.throws(() => Class.at({ _main() {}, calledRun: true }, 0), {
@@ -166,42 +162,58 @@ test("words in no state are reported, never waited on, and left as found", async
   };
 
   const m = new Mutex(i32, 0);
-  await expectCorrupted(() => (i32[0] = 5), [() => m.lock(), () => m.lockAsync(), () => m.unlock(), () => m.lock(10)],
-    "wsync: corrupted Mutex word (5)");
+  await expectCorrupted(
+    () => (i32[0] = 5),
+    [() => m.lock(), () => m.lockAsync(), () => m.unlock(), () => m.lock(10)],
+    "wsync: corrupted Mutex word (5)",
+  );
   await expectCorrupted(() => (i32[0] = -1), [() => m.lock(), () => m.unlock()], "wsync: corrupted Mutex word (-1)");
   // 3 is no state (STARVING is 6 = CONTENDED | HANDOFF), nor are 5 and 7.
   await expectCorrupted(() => (i32[0] = 3), [() => m.lock(), () => m.unlock()], "wsync: corrupted Mutex word (3)");
   await expectCorrupted(() => (i32[0] = 7), [() => m.lock(), () => m.unlock()], "wsync: corrupted Mutex word (7)");
 
   const once = new Once(i32, 0);
-  await expectCorrupted(() => (i32[0] = 4), [() => once.callOnce(() => {}), () => once.callOnceAsync(() => {})],
-    "wsync: corrupted Once word (4)");
+  await expectCorrupted(
+    () => (i32[0] = 4),
+    [() => once.callOnce(() => {}), () => once.callOnceAsync(() => {})],
+    "wsync: corrupted Once word (4)",
+  );
 
   const sem = new Semaphore(i32, 0);
-  await expectCorrupted(() => {
-    Semaphore.initialize(i32, 0, 0, 3);
-    i32[0] = -2;
-  },
+  await expectCorrupted(
+    () => {
+      Semaphore.initialize(i32, 0, 0, 3);
+      i32[0] = -2;
+    },
     [() => sem.tryAcquire(), () => sem.acquire(), () => sem.acquireAsync(), () => sem.release()],
-    "wsync: corrupted Semaphore words (count -2, max 3)");
-  await expectCorrupted(() => {
-    Semaphore.initialize(i32, 0, 0, 3);
-    i32[0] = 5;
-  }, [() => sem.release()],
-    "wsync: corrupted Semaphore words (count 5, max 3)");
+    "wsync: corrupted Semaphore words (count -2, max 3)",
+  );
+  await expectCorrupted(
+    () => {
+      Semaphore.initialize(i32, 0, 0, 3);
+      i32[0] = 5;
+    },
+    [() => sem.release()],
+    "wsync: corrupted Semaphore words (count 5, max 3)",
+  );
 
   const barrier = new Barrier(i32, 0);
-  await expectCorrupted(() => {
-    Barrier.initialize(i32, 0, 2);
-    i32[1] = -5;
-  },
+  await expectCorrupted(
+    () => {
+      Barrier.initialize(i32, 0, 2);
+      i32[1] = -5;
+    },
     [() => barrier.arrive(), () => barrier.arriveAndWaitAsync(), () => barrier.arriveAndDrop()],
-    "wsync: corrupted Barrier words (remaining -5)");
-  await expectCorrupted(() => {
-    Barrier.initialize(i32, 0, 2);
-    i32[2] = -1;
-  }, [() => barrier.arriveAndDrop()],
-    "wsync: corrupted Barrier words (expected -1)");
+    "wsync: corrupted Barrier words (remaining -5)",
+  );
+  await expectCorrupted(
+    () => {
+      Barrier.initialize(i32, 0, 2);
+      i32[2] = -1;
+    },
+    [() => barrier.arriveAndDrop()],
+    "wsync: corrupted Barrier words (expected -1)",
+  );
 
   // Every value of a WaitGroup, Latch or CondVar word is a state: bit 31
   // "waiters" and a 31-bit count (docs/abi.md). -1 is WAITERS | 2^31 - 1.
@@ -220,8 +232,7 @@ test("in Node, threads are supported", () => {
 // (Node 24 has no --no-harmony-sharedarraybuffer: the global is deleted
 // before the module is loaded, which is what the module sees either way.)
 function withoutSharedArrayBuffer(code) {
-  const script =
-    `delete globalThis.SharedArrayBuffer;\nconst wsync = await import(${JSON.stringify(moduleUrl)});\n${code}`;
+  const script = `delete globalThis.SharedArrayBuffer;\nconst wsync = await import(${JSON.stringify(moduleUrl)});\n${code}`;
   return execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
 }
 

@@ -48,7 +48,11 @@ test("4 producers and 4 consumers move 10^5 items, none lost or duplicated", asy
   }
   await Promise.all(jobs);
   const marks = i32.subarray(seenBase);
-  assert.equal(marks.every((n) => n === 1), true, "every id consumed exactly once");
+  assert.equal(
+    marks.every((n) => n === 1),
+    true,
+    "every id consumed exactly once",
+  );
   assert.deepEqual([i32[5], i32[6], i32[7]], [total, total, 0]);
   assert.equal(i32[0], 0, "mutex unlocked");
   assert.equal(i32[2] + i32[4], 0, "no waiter left registered");
@@ -101,12 +105,18 @@ test("bad arguments and misuse throw exact errors and change nothing", async () 
   const cv = new CondVar(i32, 1);
   assert.throws(() => cv.wait(m), { message: "wsync: unlock of unlocked Mutex" });
   await assert.rejects(cv.waitAsync(m), { message: "wsync: unlock of unlocked Mutex" });
-  assert.throws(() => cv.wait({}), { name: "TypeError", message: "wsync: CondVar.wait() needs a wsync Mutex, got Object" });
+  assert.throws(() => cv.wait({}), {
+    name: "TypeError",
+    message: "wsync: CondVar.wait() needs a wsync Mutex, got Object",
+  });
   await assert.rejects(cv.waitAsync(null), { message: "wsync: CondVar.waitAsync() needs a wsync Mutex, got null" });
   assert.throws(() => cv.wait(m, -1), {
     message: "wsync: timeout must be a number of milliseconds >= 0 or Infinity, got -1",
   });
-  assert.throws(() => new CondVar(i32, 3), { name: "RangeError", message: "wsync: CondVar index 3 is out of range 0..2" });
+  assert.throws(() => new CondVar(i32, 3), {
+    name: "RangeError",
+    message: "wsync: CondVar index 3 is out of range 0..2",
+  });
   assert.throws(() => CondVar.at(i32, 12), {
     message: "wsync: CondVar.at() byte offset 12 is outside the memory (16 bytes)",
   });

@@ -40,9 +40,7 @@ test("JS workers and C++ pthreads keep one exact count under one Mutex", async (
   heap[counterPtr >> 2] = 0;
   const wg = WaitGroup.at(memory, Module._interop_wait_group());
   Module._interop_increments(3, iterations); // three C++ pthreads
-  const workers = [0, 1, 2].map(() =>
-    runWorker("incrementAt", memory, { mutexPtr, counterPtr, iterations }),
-  );
+  const workers = [0, 1, 2].map(() => runWorker("incrementAt", memory, { mutexPtr, counterPtr, iterations }));
   const m = Mutex.at(memory, mutexPtr);
   for (let i = 0; i < iterations; ++i) {
     await m.lockAsync(); // and the JS main thread
@@ -65,8 +63,10 @@ test("a JS waiter gets a C++ Mutex within the handoff bound from a pthread that 
   while (Atomics.load(heap, count) === 0) await new Promise((r) => setTimeout(r, 1));
   for (const how of ["lock", "lockAsync"]) {
     const round = await relockingHolderRound(m, heap, count, how);
-    t.diagnostic(`${how}: 10 acquisitions in ${round.total.toFixed(1)} ms, longest ${round.longest.toFixed(2)} ms, ` +
-      `at most ${round.mostBypasses} relocks during one wait`);
+    t.diagnostic(
+      `${how}: 10 acquisitions in ${round.total.toFixed(1)} ms, longest ${round.longest.toFixed(2)} ms, ` +
+        `at most ${round.mostBypasses} relocks during one wait`,
+    );
     assert.ok(round.mostBypasses <= 300, `the pthread relocked ${round.mostBypasses} times during one wait`);
     assert.ok(round.total < 2000, `10 acquisitions took ${round.total} ms`);
   }
@@ -127,7 +127,13 @@ test("Semaphore: JS releases permits that C++ pthreads acquire, and the reverse"
   Module._interop_sem_releaser(20, 10);
   for (let i = 0; i < 20; ++i) assert.equal(await sem.acquireAsync(10_000), true);
   await pthreadsFinished();
-  assert.throws(() => { sem.release(8); sem.release(1); }, { message: "wsync: Semaphore released past its maximum" });
+  assert.throws(
+    () => {
+      sem.release(8);
+      sem.release(1);
+    },
+    { message: "wsync: Semaphore released past its maximum" },
+  );
   assert.equal(sem.count, 8, "the refused release stored nothing");
   while (sem.tryAcquire()) {}
   assert.equal(Atomics.load(heap, (Module._interop_semaphore() >> 2) + 1), 0, "no sleeper left");

@@ -170,8 +170,10 @@ test("a waiter gets the Mutex within the handoff bound from a worker that relock
   const m = new Mutex(i32, 0);
   for (const how of ["lock", "lockAsync", "lock", "lockAsync"]) {
     const round = await relockingHolderRound(m, i32, 2, how);
-    t.diagnostic(`${how}: 10 acquisitions in ${round.total.toFixed(1)} ms, longest ${round.longest.toFixed(2)} ms, ` +
-      `at most ${round.mostBypasses} relocks during one wait`);
+    t.diagnostic(
+      `${how}: 10 acquisitions in ${round.total.toFixed(1)} ms, longest ${round.longest.toFixed(2)} ms, ` +
+        `at most ${round.mostBypasses} relocks during one wait`,
+    );
     assert.ok(round.mostBypasses <= 300, `the holder relocked ${round.mostBypasses} times during one wait`);
     assert.ok(round.total < 2000, `10 acquisitions took ${round.total} ms`);
   }

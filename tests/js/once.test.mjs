@@ -8,8 +8,14 @@ test("runs once; later calls return false without running", () => {
   const i32 = sharedInts(1);
   const once = new Once(i32, Once.initialize(i32, 0));
   let runs = 0;
-  assert.equal(once.callOnce(() => ++runs), true);
-  assert.equal(once.callOnce(() => ++runs), false);
+  assert.equal(
+    once.callOnce(() => ++runs),
+    true,
+  );
+  assert.equal(
+    once.callOnce(() => ++runs),
+    false,
+  );
   assert.equal(runs, 1);
   assert.equal(once.isComplete, true);
   assert.equal(i32[0], 3, "COMPLETE");
@@ -18,9 +24,20 @@ test("runs once; later calls return false without running", () => {
 test("a throwing run leaves it incomplete, and the next caller runs it", async () => {
   const i32 = sharedInts(1);
   const once = new Once(i32, 0);
-  assert.throws(() => once.callOnce(() => { throw new Error("boom"); }), { message: "boom" });
+  assert.throws(
+    () =>
+      once.callOnce(() => {
+        throw new Error("boom");
+      }),
+    { message: "boom" },
+  );
   assert.equal(i32[0], 0, "INCOMPLETE again");
-  await assert.rejects(once.callOnceAsync(async () => { throw new Error("async boom"); }), { message: "async boom" });
+  await assert.rejects(
+    once.callOnceAsync(async () => {
+      throw new Error("async boom");
+    }),
+    { message: "async boom" },
+  );
   assert.equal(i32[0], 0);
   assert.equal(await once.callOnceAsync(async () => {}), true);
   assert.equal(once.isComplete, true);
@@ -41,7 +58,12 @@ test("callOnceAsync waits for a worker that is running f", async () => {
   const i32 = sharedInts(6);
   const once = new Once(i32, 0);
   const worker = runWorker("onceRace", i32.buffer, {
-    runsIndex: 1, thrownIndex: 2, valueIndex: 3, badIndex: 4, sleepIndex: 5, throwFirst: false,
+    runsIndex: 1,
+    thrownIndex: 2,
+    valueIndex: 3,
+    badIndex: 4,
+    sleepIndex: 5,
+    throwFirst: false,
   });
   while (Atomics.load(i32, 1) === 0) await new Promise((r) => setTimeout(r, 0));
   assert.equal(await once.callOnceAsync(() => assert.fail("must not run")), false);
@@ -52,8 +74,13 @@ test("callOnceAsync waits for a worker that is running f", async () => {
 test("bad arguments and a corrupted word throw exact errors", async () => {
   const i32 = sharedInts(1);
   const once = new Once(i32, 0);
-  assert.throws(() => once.callOnce("f"), { name: "TypeError", message: 'wsync: Once.callOnce() needs a function, got "f"' });
-  await assert.rejects(once.callOnceAsync(), { message: "wsync: Once.callOnceAsync() needs a function, got undefined" });
+  assert.throws(() => once.callOnce("f"), {
+    name: "TypeError",
+    message: 'wsync: Once.callOnce() needs a function, got "f"',
+  });
+  await assert.rejects(once.callOnceAsync(), {
+    message: "wsync: Once.callOnceAsync() needs a function, got undefined",
+  });
   assert.equal(i32[0], 0);
   i32[0] = 9;
   assert.throws(() => once.callOnce(() => {}), { message: "wsync: corrupted Once word (9)" });

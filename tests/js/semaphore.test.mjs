@@ -55,11 +55,21 @@ test("4 producers and 4 consumers move 10^5 items, none lost or duplicated", asy
   for (let w = 0; w < 4; ++w) {
     jobs.push(runWorker("semaphoreRing", i32.buffer, { role: "consumer", count: perWorker, cap, seenBase }));
     jobs.push(
-      runWorker("semaphoreRing", i32.buffer, { role: "producer", first: w * perWorker, count: perWorker, cap, seenBase }),
+      runWorker("semaphoreRing", i32.buffer, {
+        role: "producer",
+        first: w * perWorker,
+        count: perWorker,
+        cap,
+        seenBase,
+      }),
     );
   }
   await Promise.all(jobs);
-  assert.equal(i32.subarray(seenBase).every((n) => n === 1), true, "every id consumed exactly once");
+  assert.equal(
+    i32.subarray(seenBase).every((n) => n === 1),
+    true,
+    "every id consumed exactly once",
+  );
   assert.deepEqual([...i32.subarray(0, 7)], [0, cap, 0, cap, 0, 0, cap], "slots full again, items empty, no sleepers");
 });
 

@@ -125,10 +125,14 @@ test("negative, NaN and non-number timeouts throw one exact RangeError and chang
     const waits = CASES[kind](i32);
     const before = Array.from(i32);
     for (const [timeout, shown] of bad) {
-      await assert.rejects(async () => waits[call](timeout), {
-        name: "RangeError",
-        message: `wsync: timeout must be a number of milliseconds >= 0 or Infinity, got ${shown}`,
-      }, `${name} (${shown})`);
+      await assert.rejects(
+        async () => waits[call](timeout),
+        {
+          name: "RangeError",
+          message: `wsync: timeout must be a number of milliseconds >= 0 or Infinity, got ${shown}`,
+        },
+        `${name} (${shown})`,
+      );
     }
     assert.deepEqual(Array.from(i32), before, `${name}: nothing changed`);
   }

@@ -32,7 +32,10 @@ for (const [name, value] of Object.entries(wsync)) {
     }
     for (const m of members) {
       const bare = m.replace(/^static /, "");
-      const declared = new RegExp(`^\\s+${m.startsWith("static ") ? "static (readonly )?" : "(readonly )?"}${bare}[(:?]`, "m");
+      const declared = new RegExp(
+        `^\\s+${m.startsWith("static ") ? "static (readonly )?" : "(readonly )?"}${bare}[(:?]`,
+        "m",
+      );
       assert.match(body, declared, `${name}: ${m} is declared`);
     }
   });

@@ -66,7 +66,8 @@ function raw(port, request) {
   });
 }
 
-const get = (port, target, method = "GET") => raw(port, `${method} ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+const get = (port, target, method = "GET") =>
+  raw(port, `${method} ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
 
 function assertIsolated(response, what) {
   for (const [name, value] of Object.entries(ISOLATION)) {
@@ -184,7 +185,9 @@ test("200 connections open at once are all answered, with the headers", async ()
     return { s, connected, answer };
   });
   await Promise.all(clients.map((c) => c.connected));
-  clients.forEach(({ s }, i) => s.end(`GET /data.json?n=${i} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`));
+  clients.forEach(({ s }, i) =>
+    s.end(`GET /data.json?n=${i} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`),
+  );
   const answers = clients.map((c) => c.answer);
   const responses = await Promise.all(answers);
   for (const data of responses) {
@@ -196,7 +199,8 @@ test("200 connections open at once are all answered, with the headers", async ()
 });
 
 test("very long headers get 431 with the headers, and the server goes on", async () => {
-  const request = (headers) => raw(port, `GET /app.js HTTP/1.1\r\nHost: localhost\r\n${headers}Connection: close\r\n\r\n`);
+  const request = (headers) =>
+    raw(port, `GET /app.js HTTP/1.1\r\nHost: localhost\r\n${headers}Connection: close\r\n\r\n`);
   const cases = {
     "one 100 KiB header": `X-Big: ${"a".repeat(100 * 1024)}\r\n`,
     "40 headers of 2 KiB": Array.from({ length: 40 }, (_, i) => `X-H${i}: ${"b".repeat(2048)}\r\n`).join(""),
