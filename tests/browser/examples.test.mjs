@@ -3,33 +3,26 @@
 // painting. WSYNC_EXAMPLES_BUILD_DIR picks the examples build (by default the
 // wasm tree's; scripts/test.sh also runs it on the examples built against an
 // installed wsync).
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { launchBrowser, openPage, root, startServer, stopAll, wasmBuild } from "./harness.mjs";
+import { openPage, root, servedBrowser, wasmBuild } from "./harness.mjs";
 
 const examples = path.resolve(root, process.env.WSYNC_EXAMPLES_BUILD_DIR ?? path.join(wasmBuild, "examples"));
-const page_dir = path.join(examples, "main-thread");
+const pageDir = path.join(examples, "main-thread");
 
-let server;
-let browser;
-before(async () => {
-  if (!existsSync(path.join(page_dir, "main_thread.js"))) {
+const ctx = servedBrowser(() => {
+  if (!existsSync(path.join(pageDir, "main_thread.js"))) {
     throw new Error(
-      `wsync: ${page_dir}/main_thread.js is missing: build the examples first (bash scripts/test.sh does)`,
+      `wsync: ${pageDir}/main_thread.js is missing: build the examples first (bash scripts/test.sh does)`,
     );
   }
-  server = await startServer(page_dir);
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await stopAll(); // the server, and any a failed test left running
+  return pageDir;
 });
 
 test("examples/main-thread: both ways of locking wait about 1 s while the page keeps painting", async () => {
-  const { page, pageErrors } = await openPage(browser, server.url);
+  const { page, pageErrors } = await openPage(ctx.browser, ctx.server.url);
   await page.waitForFunction(() => document.getElementById("log").textContent.includes("ready"));
   for (const [button, what] of [
     ["#sync", "lock() under Asyncify"],
