@@ -13,14 +13,9 @@
 //     void wait_async(callback, double timeout_ms = INFINITY) const;          // wasm
 //   };
 //
-// Word layout: the WaitGroup's (wsync/wait_group.hpp), one word:
-//
-//   | state         | meaning                                              |
-//   |---------------|------------------------------------------------------|
-//   | 0             | released: every wait() returns at once               |
-//   | n             | n arrivals outstanding, nobody asleep                |
-//   | WAITERS | n   | n outstanding, waiters may be asleep on the word     |
-//   | WAITERS | 0   | never stored: the count_down reaching zero stores 0  |
+// Word layout and states: the WaitGroup's (wsync/wait_group.hpp), one word
+// whose counter is the arrivals outstanding; at 0 the latch is released for
+// good.
 //
 //   count_down(n): CAS loop; below zero is misuse ("wsync: Latch counted down
 //                  below zero"), refused before anything is stored; reaching
