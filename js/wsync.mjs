@@ -476,19 +476,26 @@ class WaitersBitWaiter {
     let s = Atomics.load(i32, index);
     for (;;) {
       if (this.released(s & LOW_BITS)) return DONE_OK;
+      // Spin before announcing a sleeper, as the C++ waiter does: a release
+      // that comes within the spin then finds WAITERS clear and costs its
+      // releaser no wake.
+      const seen = spin.whileEqual(i32, index, s);
+      if (seen !== s) {
+        s = seen;
+        continue;
+      }
       if ((s & WAITERS) === 0) {
         // Announce a sleeper, so that the change that releases us wakes us.
-        const seen = Atomics.compareExchange(i32, index, s, s | WAITERS);
-        if (seen !== s) {
-          s = seen;
+        const old = Atomics.compareExchange(i32, index, s, s | WAITERS);
+        if (old !== s) {
+          s = old;
           continue;
         }
         s |= WAITERS;
       }
       // Every change of the low bits changes the word: sleep only while it
       // holds what we saw, so a change after our CAS is not missed.
-      if (spin.whileEqual(i32, index, s) === s) return sleepWhile(i32, index, s);
-      s = Atomics.load(i32, index);
+      return sleepWhile(i32, index, s);
     }
   }
   onTimeout() {
