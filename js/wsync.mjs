@@ -917,15 +917,7 @@ export class CondVar extends Words {
 }
 
 function barrierStateError(word, value) {
-  return refused(new Error(`wsync: corrupted Barrier words (${word} ${value})`));
-}
-
-// Errors of an arrival refused before anything was stored (arriveAndDrop
-// then undoes its drop), as opposed to a completion function's own error.
-const refusals = new WeakSet();
-function refused(error) {
-  refusals.add(error);
-  return error;
+  return new Error(`wsync: corrupted Barrier words (${word} ${value})`);
 }
 
 /**
@@ -965,19 +957,26 @@ export class Barrier extends Words {
    */
   arrive(n = 1) {
     checkCount(n, 1, "Barrier.arrive()", "n");
+    const { phase, last } = this.#countDown(n);
+    if (last) this.#complete(phase);
+    return phase;
+  }
+
+  // Counts `n` arrivals (src/barrier.cpp: BarrierWords::count_down): the
+  // phase arrived in, and whether this arrival completed it. Refused before
+  // anything is stored, with the error thrown.
+  #countDown(n) {
     const { i32, index } = this;
     // The phase cannot move on before this arrival: it is one it waits for.
     const phase = Atomics.load(i32, index) & LOW_BITS;
     let r = Atomics.load(i32, index + BARRIER_REMAINING);
     for (;;) {
       if (r < 0) throw barrierStateError("remaining", r);
-      if (n > r) throw refused(new RangeError("wsync: Barrier over-arrival"));
+      if (n > r) throw new RangeError("wsync: Barrier over-arrival");
       const seen = Atomics.compareExchange(i32, index + BARRIER_REMAINING, r, r - n);
-      if (seen === r) break;
+      if (seen === r) return { phase, last: n === r };
       r = seen;
     }
-    if (n === r) this.#complete(phase);
-    return phase;
   }
 
   // The last arrival: run the completion, reset the count, start the next
@@ -1037,12 +1036,14 @@ export class Barrier extends Words {
       if (seen === e) break;
       e = seen;
     }
+    let arrival;
     try {
-      this.arrive();
+      arrival = this.#countDown(1);
     } catch (error) {
-      if (refusals.has(error)) Atomics.add(i32, index + BARRIER_EXPECTED, 1); // refused: undo the drop
+      Atomics.add(i32, index + BARRIER_EXPECTED, 1); // refused: undo the drop
       throw error;
     }
+    if (arrival.last) this.#complete(arrival.phase);
   }
 }
 
