@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "waiter.hpp"
-#include "wsync/async.h"
 #include "wsync/detail/async_callback.hpp"
 
 namespace wsync {

@@ -119,9 +119,7 @@ extern "C" {
 void wsync_call_once(wsync_once_t* once, void (*fn)(void*), void* arg) {
   wsync::Once& o = as_cxx(once);
   if (fn == nullptr) wsync::detail::fatal("wsync: NULL function");
-  if (o.is_complete() || !Access::begin(o)) return;
-  fn(arg);
-  Access::finish(o, true);
+  wsync::call_once(o, fn, arg);
 }
 
 bool wsync_once_is_complete(wsync_once_t* once) { return as_cxx(once).is_complete(); }
