@@ -374,6 +374,12 @@ async function pollAsync(i32, index, expected, deadline) {
 
 // --------------------------------------------------------------- waiters --
 
+// The handoff's rate limit (src/mutex.cpp): once a handoff is served, no
+// waiter asks for another on that lock within the bound. Per agent, by the
+// word's index hashed as C++ hashes its address; in this agent's clock.
+const nextHandoffAt = new Float64Array(64);
+const gateSlot = (index) => Math.imul(index, 0x9e3779b1) >>> 26;
+
 // The Mutex lock loop (src/mutex_waiter.hpp; the states and their rules:
 // include/wsync/mutex.hpp). `contended`: take the mutex only as CONTENDED, as
 // after a sleep (CondVar's relock, so waiters woken together queue on the
@@ -414,8 +420,7 @@ class MutexWaiter {
           continue;
         case LOCKED:
         case CONTENDED:
-          // Only a waiter that can take the handoff may ask for it.
-          next = this.wasWoken && this.starving() ? STARVING : CONTENDED;
+          next = this.mayAsk() ? STARVING : CONTENDED;
           break;
         case STARVING:
           next = STARVING; // asked already; the handoff goes to a sleeper
@@ -449,12 +454,29 @@ class MutexWaiter {
       }
     }
   }
-  // As CONTENDED if past the bound; else the request (someone else's) stands.
+  // As CONTENDED if past the bound, which serves the request and closes the
+  // gate; else the request (someone else's) stands.
   takeHandoff() {
-    return Atomics.compareExchange(this.i32, this.index, HANDOFF, this.starving() ? CONTENDED : STARVING);
+    const t = now();
+    const served = this.pastBound(t);
+    const s = Atomics.compareExchange(this.i32, this.index, HANDOFF, served ? CONTENDED : STARVING);
+    if (s === HANDOFF && served) nextHandoffAt[gateSlot(this.index)] = t + options.handoffAfterMicros / 1000;
+    return s;
+  }
+  pastBound(t) {
+    return this.sleptSince >= 0 && (t - this.sleptSince) * 1000 >= options.handoffAfterMicros;
   }
   starving() {
-    return this.sleptSince >= 0 && (now() - this.sleptSince) * 1000 >= options.handoffAfterMicros;
+    return this.pastBound(now());
+  }
+  // Only a waiter that can take the handoff (woken, past the bound) may ask
+  // for it, and only while the lock's gate is open.
+  mayAsk() {
+    if (!this.wasWoken) return false;
+    const t = now();
+    // Never closed for longer than the bound, even after the bound shrank.
+    const wait = nextHandoffAt[gateSlot(this.index)] - t;
+    return this.pastBound(t) && (wait <= 0 || wait * 1000 > options.handoffAfterMicros);
   }
   sleepWhile(value) {
     if (this.sleptSince < 0) this.sleptSince = now();

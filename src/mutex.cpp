@@ -2,6 +2,8 @@
 // and the wsync_mutex_* C API.
 #include "wsync/mutex.hpp"
 
+#include <cstdint>
+
 #include "async.hpp"
 #include "c_boundary.hpp"
 #include "mutex_waiter.hpp"
@@ -10,6 +12,34 @@
 using wsync::detail::Access;
 
 namespace wsync {
+
+namespace detail {
+namespace {
+// When each lock may next ask for a handoff, in steady-clock ns, hashed by
+// the word's address as WebKit's ParkingLot keeps its fair-unlock time per
+// bucket. Locks that share a slot share a gate: that only spaces their
+// handoffs out, it never closes one for longer than the bound. Relaxed: a
+// heuristic; a lost or stale value lets one handoff more or less through.
+constexpr int kGateBits = 6;
+std::atomic<int64_t> g_next_handoff_ns[1 << kGateBits];
+
+std::atomic<int64_t>& gate_of(const std::atomic<uint32_t>& word) noexcept {
+  const auto address = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(&word) >> 2);
+  return g_next_handoff_ns[(address * 0x9E3779B1u) >> (32 - kGateBits)];  // Fibonacci hashing
+}
+}  // namespace
+
+bool handoff_gate_open(const std::atomic<uint32_t>& word, int64_t now_ns) noexcept {
+  const int64_t wait = gate_of(word).load(std::memory_order_relaxed) - now_ns;
+  // A gate further ahead than the bound was set on a clock ahead of ours
+  // (wasm threads' clocks are only roughly aligned): open.
+  return wait <= 0 || wait > handoff_after_ns();
+}
+
+void close_handoff_gate(const std::atomic<uint32_t>& word, int64_t now_ns) noexcept {
+  gate_of(word).store(now_ns + handoff_after_ns(), std::memory_order_relaxed);
+}
+}  // namespace detail
 
 bool Mutex::lock_contended(detail::Deadline deadline, bool as_contended) noexcept {
   detail::MutexWaiter waiter(state_, deadline, as_contended);

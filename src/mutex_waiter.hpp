@@ -13,6 +13,11 @@ namespace detail {
 // nanoseconds (wsync_set_handoff_after_us, src/tuning.cpp).
 int64_t handoff_after_ns() noexcept;
 
+// The handoff's rate limit, per lock: once a handoff has been served, no
+// waiter asks for another within the bound (src/mutex.cpp).
+bool handoff_gate_open(const std::atomic<uint32_t>& word, int64_t now_ns) noexcept;
+void close_handoff_gate(const std::atomic<uint32_t>& word, int64_t now_ns) noexcept;
+
 class MutexWaiter {
  public:
   // `as_contended`: take the mutex only as CONTENDED, as after a sleep.
@@ -47,8 +52,7 @@ class MutexWaiter {
           return sleep_while(s);
         case Mutex::kLocked:
         case Mutex::kContended:
-          // Only a waiter that can take the handoff may ask for it.
-          next = woken_ && starving() ? Mutex::kStarving : Mutex::kContended;
+          next = may_ask() ? Mutex::kStarving : Mutex::kContended;
           break;
         case Mutex::kStarving:
           next = s;  // someone asked already; the handoff goes to a sleeper
@@ -99,16 +103,32 @@ class MutexWaiter {
   // stands, and the next unlock hands off again, until the lock reaches a
   // sleeper that waited that long. Only then does the word go back to
   // CONTENDED. (Without it, sleepers woken ahead of the one that asked
-  // could use up its request, one after another.)
+  // could use up its request, one after another.) Serving it closes the
+  // lock's handoff gate for the bound.
   bool take_handoff(uint32_t& expected) noexcept {
-    return take(expected, starving() ? Mutex::kContended : Mutex::kStarving);
+    const int64_t now = Deadline::now_ns();
+    const bool served = past_bound(now);
+    if (!take(expected, served ? Mutex::kContended : Mutex::kStarving)) return false;
+    if (served) close_handoff_gate(state_, now);
+    return true;
   }
 
   bool slept() const noexcept { return slept_since_ns_ != 0; }
 
   // Past the handoff bound, counted from the first sleep. The clock is read
-  // only here, before a sleep: a wait that the spin ends costs no clock read.
-  bool starving() const noexcept { return slept() && Deadline::now_ns() - slept_since_ns_ >= handoff_after_ns(); }
+  // only after a sleep: a wait that the spin ends costs no clock read.
+  bool past_bound(int64_t now) const noexcept { return slept() && now - slept_since_ns_ >= handoff_after_ns(); }
+  bool starving() const noexcept { return past_bound(Deadline::now_ns()); }
+
+  // Only a waiter that can take the handoff (woken, past the bound) may ask
+  // for it, and only while the lock's gate is open: with more threads than
+  // cores every sleeper passes the bound, and a handoff at every unlock
+  // would leave the lock idle for a wake each time.
+  bool may_ask() const noexcept {
+    if (!woken_) return false;
+    const int64_t now = Deadline::now_ns();
+    return past_bound(now) && handoff_gate_open(state_, now);
+  }
 
   Step sleep_while(uint32_t value) noexcept {
     if (!slept()) slept_since_ns_ = Deadline::now_ns() | 1;  // never 0: 0 is "not yet"

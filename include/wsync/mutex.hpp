@@ -29,8 +29,9 @@
 //           while 1, then CAS the word to 2 and sleep while it holds what
 //           was stored or seen. A waiter that has been woken from a sleep
 //           on the word, and first slept longer ago than the handoff bound
-//           (wsync/tuning.h, 1 ms), stores 6 instead: the request. Once
-//           woken, it takes 4 as 2 if it is past the bound itself, else as
+//           (wsync/tuning.h, 1 ms), stores 6 instead: the request, made
+//           only while the lock's gate is open (below). Once woken, it
+//           takes 4 as 2 if it is past the bound itself, else as
 //           6 (it is not the one that asked, so the request stands). A
 //           waiter that has not been woken treats 4 as held. One that has
 //           gone to sleep takes 0 as 2 (there may be other sleepers), one
@@ -44,6 +45,14 @@
 //           if it could have asked (woken, past the bound) turns a 6 back
 //           into 2: the request may be its own. So a 6 or 4 always has a
 //           sleeper that will take it.
+//   gate:   a sleeper past the bound that takes a 4 (so serves a request)
+//           closes the lock's gate for the bound: nobody asks again until
+//           then, so there is at most one handoff per bound per lock (as
+//           WebKit's fair unlock). Without it, with more threads than cores
+//           every sleeper passes the bound, and every unlock would hand off
+//           and leave the lock idle for a wake. The gate is not in the
+//           word: C++ keeps one per lock address in the program, JS one per
+//           agent (src/mutex.cpp); it never stays closed past the bound.
 //
 // Guarantees
 //   - Mutual exclusion, and an unlock() synchronizes with the lock() (or
@@ -51,9 +60,10 @@
 //     inside one critical section is visible in the next.
 //   - Barging, bounded: a running thread may take the lock ahead of a
 //     sleeper that was just woken, which maximizes throughput; but once a
-//     sleeper has waited longer than the bound, the next unlock hands the
-//     lock to a sleeper, and the futex wakes the longest-waiting first (FIFO
-//     in wasm, and on Linux among threads of one priority). While it sleeps
+//     sleeper has waited longer than the bound (and the lock's last
+//     handoff is that long ago), the next unlock hands the lock to a
+//     sleeper, and the futex wakes the longest-waiting first (FIFO in
+//     wasm, and on Linux among threads of one priority). While it sleeps
 //     after asking, each other thread takes the lock ahead of it at most
 //     once (model-checked for three threads: tests/models/mutex_fair.pml).
 //   - Timed waits use an absolute deadline and never return early.

@@ -22,7 +22,8 @@ int wsync_set_spin_limit(int pauses);
  * 1000 by default (Go's sync.Mutex switches to handoff after 1 ms too).
  * Smaller gives fairer, slower locking under contention; 0 asks for a
  * handoff from the second sleep on. Counted from a waiter's first sleep
- * (include/wsync/mutex.hpp). A negative value is ignored. Returns the
+ * (include/wsync/mutex.hpp); it also spaces a lock's handoffs at least
+ * this far apart. A negative value is ignored. Returns the
  * previous value. (JavaScript: configure({ handoffAfterMicros }).) */
 int wsync_set_handoff_after_us(int microseconds);
 

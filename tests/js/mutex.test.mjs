@@ -182,6 +182,56 @@ test("a waiter gets the Mutex within the handoff bound from a worker that relock
   assert.equal(i32[0], 0);
 });
 
+// The handoff's gate, as tests/mutex_test.cpp checks it in C++: once a
+// handoff is served, a waiter past the bound that is woken within the bound
+// sleeps on as CONTENDED instead of asking; after the bound it asks. Two
+// lockAsync waiters of this agent, woken by hand as an unlock that a running
+// thread beat would wake them.
+test("a served handoff closes the lock's gate for the bound", async () => {
+  const boundMs = 500;
+  configure({ handoffAfterMicros: boundMs * 1000 });
+  const i32 = sharedInts(1);
+  const m = new Mutex(i32, 0);
+  const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+  const wakeOne = () => {
+    if (Atomics.compareExchange(i32, 0, 2, 1) === 2) Atomics.notify(i32, 0, 1);
+  };
+  const wakeUntilAsked = async () => {
+    for (const giveUp = performance.now() + 20_000; performance.now() < giveUp; await pause(1)) {
+      if (i32[0] === 6) return true;
+      wakeOne();
+    }
+    return false;
+  };
+  assert.equal(m.tryLock(), true);
+  const taken = [];
+  const waiters = [0, 1].map((n) =>
+    m.lockAsync().then((ok) => {
+      taken.push(n);
+      return ok;
+    }),
+  );
+  assert.equal(await wakeUntilAsked(), true, "a waiter asked for the handoff");
+  const handedOff = performance.now();
+  m.unlock();
+  while (taken.length === 0) await pause(1);
+  let answered = 0;
+  while (performance.now() < handedOff + boundMs - 50) {
+    wakeOne();
+    await pause(2);
+    assert.notEqual(i32[0], 6, "asked for a handoff while the gate was closed");
+    answered += i32[0] === 2;
+  }
+  assert.ok(answered > 0, "the woken waiter never marked the word again");
+  assert.equal(await wakeUntilAsked(), true, "the gate never opened");
+  m.unlock();
+  assert.deepEqual(await Promise.all(waiters), [true, true]);
+  assert.equal(taken.length, 2);
+  m.unlock();
+  assert.equal(i32[0], 0);
+  configure({ handoffAfterMicros: 1000 });
+});
+
 test("handoffAfterMicros is an option, checked like spinMicros", () => {
   assert.equal(configure({}).handoffAfterMicros, 1000, "the default: 1 ms, as in C++ and Go");
   assert.equal(configure({ handoffAfterMicros: 0 }).handoffAfterMicros, 0);
