@@ -14,6 +14,8 @@ export type WasmMemoryLike = EmscriptenModuleWithWsync | WebAssembly.Memory | Sh
 
 /** Run-time options. */
 export interface Options {
+  /** How long a blocking wait spins before it sleeps, in pauses (default 4000, as C++ in wasm). */
+  spinLimit: number;
   /** How long the async forms spin before awaiting, in microseconds (default 50). */
   spinMicros: number;
   /** How long a Mutex waiter sleeps before the next unlock hands it the lock, in microseconds (default 1000). */

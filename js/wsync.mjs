@@ -56,9 +56,10 @@ const RUNNING = 1; // a caller runs f, nobody waits
 const QUEUED = 2; // a caller runs f, others may sleep
 const COMPLETE = 3; // f returned
 
-const SPIN_LIMIT = 100; // load-only spins before a blocking agent sleeps
-
 const options = {
+  // How long a blocking wait spins before it sleeps, in pauses (C:
+  // wsync_set_spin_limit; 4000 in wasm, where a pause is as cheap as here).
+  spinLimit: 4000,
   // Time the async forms spin before they await, in microseconds.
   spinMicros: 50,
   // How long a Mutex waiter sleeps before it asks the next unlock to hand it
@@ -67,7 +68,8 @@ const options = {
 };
 
 /**
- * Sets run-time options: `{ spinMicros }` (async spin budget, microseconds),
+ * Sets run-time options: `{ spinLimit }` (blocking spin budget, pauses),
+ * `{ spinMicros }` (async spin budget, microseconds),
  * `{ handoffAfterMicros }` (a Mutex waiter's wait before it asks for the handoff).
  */
 export function configure(next) {
@@ -276,27 +278,44 @@ const DONE_FAILED = Object.freeze({ done: true, ok: false });
 const done = (ok) => (ok ? DONE_OK : DONE_FAILED);
 const sleepWhile = (i32, index, expected) => ({ done: false, i32, index, expected });
 
-// A bounded, load-only spin: counted for blocking agents (a held lock is
-// often released within a few hundred cycles, and a sleep costs a futex round
-// trip on both sides), timed for the event-loop driver (the spinMicros
-// budget, never past the wait's deadline).
+// A bounded, load-only spin, as src/waiter.hpp's Spinner in wasm: counted in
+// pauses for blocking agents (a held lock is often released within a few
+// hundred cycles, and a sleep costs a futex round trip on both sides), timed
+// for the event-loop driver (the spinMicros budget, never past the wait's
+// deadline). Waiting for a critical section, the gap between two loads
+// doubles up to MAX_GAP pauses: each load pulls the holder's cache line into
+// the shared state, and its unlock must fetch it back. Waiting for an event
+// (EVENT), it loads after every pause.
+const MAX_GAP = 16;
+const EVENT = true;
+let pauseSink = 0;
+const pause = () => {
+  pauseSink = (pauseSink + 1) | 0; // JS has no pause instruction: a cheap step the JIT keeps
+};
+
 class Spinner {
-  constructor(limit, stop) {
-    this.limit = limit; // loads per call; 0: spin until `stop` instead
+  constructor(timed, limit, stop) {
+    this.timed = timed; // spin by time (the event-loop driver) or by count
+    this.limit = limit; // pauses per call, when counted
     this.stop = stop; // performance.now() at which a timed spin stops
   }
   static counted() {
-    return new Spinner(SPIN_LIMIT, 0);
+    return new Spinner(false, options.spinLimit, 0);
   }
   static timed(deadline) {
-    return new Spinner(0, Math.min(now() + options.spinMicros / 1000, deadline));
+    return new Spinner(true, 0, Math.min(now() + options.spinMicros / 1000, deadline));
   }
-  // Spins while i32[index] === busy, within the budget; the last value seen.
-  whileEqual(i32, index, busy) {
-    for (let i = 0; ; ++i) {
+  // Spins while i32[index] === busy, within the budget; the last value seen
+  // (`busy` when the budget ran out).
+  whileEqual(i32, index, busy, event = false) {
+    const maxGap = event ? 1 : MAX_GAP;
+    for (let spent = 0, gap = 1; ;) {
       const s = Atomics.load(i32, index);
       if (s !== busy) return s;
-      if (this.limit !== 0 ? i >= this.limit : now() >= this.stop) return s;
+      if (this.timed ? now() >= this.stop : spent >= this.limit) return s;
+      for (let i = 0; i < gap; ++i) pause();
+      spent += gap;
+      if (gap < maxGap) gap *= 2;
     }
   }
 }
@@ -501,7 +520,7 @@ class WaitersBitWaiter {
       // Spin before announcing a sleeper, as the C++ waiter does: a release
       // that comes within the spin then finds WAITERS clear and costs its
       // releaser no wake.
-      const seen = spin.whileEqual(i32, index, s);
+      const seen = spin.whileEqual(i32, index, s, EVENT);
       if (seen !== s) {
         s = seen;
         continue;
@@ -571,7 +590,7 @@ class SeqWaiter {
     this.deadline = deadline;
   }
   attempt(spin) {
-    if (spin.whileEqual(this.i32, this.index, this.seq) !== this.seq) return DONE_OK;
+    if (spin.whileEqual(this.i32, this.index, this.seq, EVENT) !== this.seq) return DONE_OK;
     return sleepWhile(this.i32, this.index, this.seq);
   }
   onTimeout() {
@@ -600,7 +619,7 @@ class OnceWaiter {
           continue;
         case RUNNING:
           // f may be quick: look a little before announcing a sleeper.
-          if ((s = spin.whileEqual(i32, index, RUNNING)) !== RUNNING) continue;
+          if ((s = spin.whileEqual(i32, index, RUNNING, EVENT)) !== RUNNING) continue;
           s = Atomics.compareExchange(i32, index, RUNNING, QUEUED);
           if (s !== RUNNING) continue;
           return sleepWhile(i32, index, QUEUED);

@@ -39,6 +39,26 @@ test("four workers and the main thread keep an exact count under one Mutex", asy
   assert.equal(i32[0], 0, "back to UNLOCKED");
 });
 
+// The blocking spin budget, as wsync_set_spin_limit in C++: 0 sleeps at
+// once, a large budget spins long; either way the lock excludes.
+test("spinLimit is an option, and 0 or a large budget still excludes", async () => {
+  assert.equal(configure({}).spinLimit, 4000, "the default, as C++ in wasm");
+  assert.throws(() => configure({ spinLimit: -1 }), {
+    message: "wsync: spinLimit must be a finite number >= 0, got -1",
+  });
+  for (const spinLimit of [0, 40_000]) {
+    const i32 = sharedInts(2);
+    const iterations = 20000;
+    const options = { spinLimit };
+    const workers = [0, 1, 2, 3].map(() =>
+      runWorker("increment", i32.buffer, { mutexIndex: 0, counterIndex: 1, iterations, options }),
+    );
+    await Promise.all(workers);
+    assert.equal(i32[1], 4 * iterations, `spinLimit ${spinLimit}`);
+    assert.equal(i32[0], 0);
+  }
+});
+
 test("lock(timeout) times out while held, never early", () => {
   const i32 = sharedInts(1);
   const m = new Mutex(i32, 0);

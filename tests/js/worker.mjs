@@ -1,10 +1,13 @@
 // A worker_threads agent for the JS tests: runs one named job on shared words.
 import { parentPort, workerData } from "node:worker_threads";
-import { Barrier, CondVar, Latch, Mutex, Once, Semaphore, WaitGroup } from "../../js/wsync.mjs";
+import { Barrier, CondVar, Latch, Mutex, Once, Semaphore, WaitGroup, configure } from "../../js/wsync.mjs";
 
 const { job, buffer, args } = workerData;
 // `buffer` is a SharedArrayBuffer or a shared WebAssembly.Memory (wasm interop).
 const i32 = new Int32Array(buffer instanceof WebAssembly.Memory ? buffer.buffer : buffer);
+
+// Options are per agent: a job may bring its own (`args.options`).
+if (args?.options) configure(args.options);
 
 const jobs = {
   // Increment a plain (non-atomic) counter under the Mutex `iterations` times.
