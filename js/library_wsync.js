@@ -7,38 +7,13 @@ mergeInto(LibraryManager.library, {
   // most `timeoutMs` (Infinity: no limit), without blocking this thread, then
   // calls onDone(result) from the event loop (never synchronously), result
   // as wait32's: 0 woken, 1 the word already differed, 2 timed out (no wake
-  // consumed). Atomics.waitAsync where the engine has it; elsewhere (Firefox
-  // before 145) a setTimeout poll backing off from 0 to 8 ms, which never
-  // registers as a waiter and so can swallow no wake (a change it sees is 0).
-  // Holds a ref'd timer while pending: in Node a pending waitAsync alone
-  // does not keep the process up.
+  // consumed). The sleep is wsync.mjs's (Atomics.waitAsync, or a setTimeout
+  // poll where the engine lacks it), which js/wsync_pre.js carries.
   $wsyncWaitAsync: function(index, expected, timeoutMs, onDone) {
-    var keepAlive = setInterval(function() {}, 1 << 30);
-    function finish(result) {
-      clearInterval(keepAlive);
-      onDone(result);
-    }
     var codes = { 'ok': 0, 'not-equal': 1, 'timed-out': 2 };
-    if (typeof Atomics.waitAsync === 'function') {
-      var result = Atomics.waitAsync(HEAP32, index, expected, timeoutMs);
-      if (!result.async) {
-        // Settled at once ('not-equal' or 'timed-out'): report it later all
-        // the same, never from inside the caller's stack.
-        Promise.resolve().then(function() { finish(codes[result.value]); });
-      } else {
-        result.value.then(function(value) { finish(codes[value]); });
-      }
-      return;
-    }
-    var deadline = performance.now() + timeoutMs;
-    var delay = 0;
-    (function poll() {
-      if (Atomics.load(HEAP32, index) !== expected) return finish(0);
-      var left = deadline - performance.now();
-      if (left <= 0) return finish(2);
-      setTimeout(poll, Math.min(delay, left));
-      delay = Math.min(8, delay ? delay * 2 : 0.25);
-    })();
+    wsyncShared.sleepAsync(HEAP32, index, expected, performance.now() + timeoutMs).then(function(result) {
+      onDone(codes[result]);
+    });
   },
 
   // The async C API's sleep: wsyncWaitAsync on the word at `addr`, then the

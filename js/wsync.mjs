@@ -211,6 +211,9 @@ function checkFunction(fn, call) {
 
 // ---------------------------------------------------------- can it run? --
 
+// <shared> (from here to </shared>, CMake copies this code into the wsync_pre.js
+// of every Emscripten program linked with wsync: js/wsync_pre.js.in)
+
 const ISOLATION_FIX =
   'Serve the page with the headers "Cross-Origin-Opener-Policy: same-origin" and ' +
   '"Cross-Origin-Embedder-Policy: require-corp", from https or http://localhost ' +
@@ -220,7 +223,7 @@ const ISOLATION_FIX =
  * What keeps this agent from sharing memory with other threads, and the
  * fix: `{ missing, fix, message }`, or null when nothing does. A page shows
  * it (the demo's banner does); wsync's own errors use the same words, and
- * C++ programs linked with wsync print them too (js/wsync_pre.js).
+ * C++ programs linked with wsync print them too (js/wsync_pre.js.in).
  */
 export function threadSupportProblem() {
   let missing;
@@ -244,6 +247,47 @@ export function threadSupportProblem() {
 }
 
 const now = () => performance.now();
+
+// Sleeps while i32[index] === expected, until `deadline` (performance.now()
+// ms). Resolves 'ok' (woken), 'not-equal' or 'timed-out' (only once the
+// deadline passed). Holds a timer while pending: in Node a pending waitAsync
+// does not keep the process alive.
+async function sleepAsync(i32, index, expected, deadline) {
+  for (;;) {
+    const remaining = deadline - now();
+    if (remaining <= 0) return "timed-out";
+    if (typeof Atomics.waitAsync !== "function") return pollAsync(i32, index, expected, deadline);
+    const result = Atomics.waitAsync(i32, index, expected, remaining);
+    let value = result.value; // 'not-equal' or 'timed-out' when settled synchronously
+    if (result.async) {
+      // Held until the wait settles (not sized to `remaining`: the engine's
+      // timeout may fire after ours would, leaving nothing to keep Node up).
+      const keepAlive = setInterval(() => {}, 2 ** 30);
+      try {
+        value = await result.value;
+      } finally {
+        clearInterval(keepAlive);
+      }
+    }
+    // The engine's timer can fire a hair before performance.now() reaches
+    // the deadline; a timeout consumed no wake, so simply wait the rest.
+    if (value !== "timed-out") return value;
+  }
+}
+
+// Fallback where Atomics.waitAsync is missing: poll with setTimeout, backing
+// off from 0 to 8 ms. It never registers as a waiter, so it can swallow no
+// wake; a change it sees is reported as 'ok', a wake.
+async function pollAsync(i32, index, expected, deadline) {
+  for (let delay = 0; ; delay = Math.min(8, delay * 2 || 0.25)) {
+    if (Atomics.load(i32, index) !== expected) return "ok";
+    const remaining = deadline - now();
+    if (remaining <= 0) return "timed-out";
+    await new Promise((resolve) => setTimeout(resolve, Math.min(delay, remaining)));
+  }
+}
+
+// </shared>
 
 // Whether this agent may block in Atomics.wait: asked once, of the engine
 // itself (it throws on the browser main thread, returns elsewhere).
@@ -349,45 +393,6 @@ async function waitEventLoop(waiter) {
       step = waiter.onTimeout();
       if (step.done) return step.ok;
     }
-  }
-}
-
-// Sleeps while i32[index] === expected, until `deadline` (performance.now()
-// ms). Resolves 'ok' (woken), 'not-equal' or 'timed-out' (only once the
-// deadline passed). Holds a timer while pending: in Node a pending waitAsync
-// does not keep the process alive.
-async function sleepAsync(i32, index, expected, deadline) {
-  for (;;) {
-    const remaining = deadline - now();
-    if (remaining <= 0) return "timed-out";
-    if (typeof Atomics.waitAsync !== "function") return pollAsync(i32, index, expected, deadline);
-    const result = Atomics.waitAsync(i32, index, expected, remaining);
-    let value = result.value; // 'not-equal' or 'timed-out' when settled synchronously
-    if (result.async) {
-      // Held until the wait settles (not sized to `remaining`: the engine's
-      // timeout may fire after ours would, leaving nothing to keep Node up).
-      const keepAlive = setInterval(() => {}, 2 ** 30);
-      try {
-        value = await result.value;
-      } finally {
-        clearInterval(keepAlive);
-      }
-    }
-    // The engine's timer can fire a hair before performance.now() reaches
-    // the deadline; a timeout consumed no wake, so simply wait the rest.
-    if (value !== "timed-out") return value;
-  }
-}
-
-// Fallback where Atomics.waitAsync is missing: poll with setTimeout, backing
-// off from 0 to 8 ms. It never registers as a waiter, so it can swallow no
-// wake; a change it sees is reported as 'ok', a wake.
-async function pollAsync(i32, index, expected, deadline) {
-  for (let delay = 0; ; delay = Math.min(8, delay * 2 || 0.25)) {
-    if (Atomics.load(i32, index) !== expected) return "ok";
-    const remaining = deadline - now();
-    if (remaining <= 0) return "timed-out";
-    await new Promise((resolve) => setTimeout(resolve, Math.min(delay, remaining)));
   }
 }
 

@@ -295,7 +295,7 @@ test("served without the isolation headers, a wsync program says what is missing
       'cross-origin isolated. Serve the page with the headers "Cross-Origin-Opener-Policy: same-origin" ' +
       'and "Cross-Origin-Embedder-Policy: require-corp", from https or http://localhost ' +
       "(wsync's serve.py does).";
-    // js/wsync_pre.js runs before Emscripten's runtime would fail with
+    // wsync_pre.js (js/wsync_pre.js.in) runs before Emscripten's runtime would fail with
     // "SharedArrayBuffer is not defined".
     assert.equal((await pageError).message, message);
     assert.deepEqual(consoleErrors, [message]);
