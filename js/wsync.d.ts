@@ -49,7 +49,7 @@ export function threadSupportProblem(): ThreadSupportProblem | null;
  */
 export type TimeoutMs = number;
 
-/** A futex mutex on one Int32Array element (states: include/wsync/mutex.hpp): 0 unlocked, 1 locked, 2 contended, 4 handed off, 6 contended and a waiter asks for the handoff. */
+/** A futex mutex on one Int32Array element, barging but never starving a waiter (its states: include/wsync/mutex.hpp). */
 export class Mutex {
   static readonly NUMINTS: 1;
   /** Stores the unlocked state at i32[index]; returns index. */

@@ -185,15 +185,16 @@ function viewAt(memory, byteOffset, owner, count) {
   return [new Int32Array(buffer), byteOffset >> 2];
 }
 
-// A timeout in ms: undefined means forever; otherwise a number >= 0 (or Infinity).
-function checkTimeout(timeoutMs) {
+// The deadline (performance.now() ms) of a timeout in ms: undefined means
+// forever; otherwise a number >= 0 (or Infinity).
+function deadlineAfter(timeoutMs) {
   if (timeoutMs === undefined) return Infinity;
   if (typeof timeoutMs !== "number" || Number.isNaN(timeoutMs) || timeoutMs < 0) {
     throw new RangeError(
       `wsync: timeout must be a number of milliseconds >= 0 or Infinity, got ${describe(timeoutMs)}`,
     );
   }
-  return timeoutMs;
+  return now() + timeoutMs;
 }
 
 // An integer argument in min..max (the counters are 31 bits, as in C++).
@@ -680,17 +681,17 @@ export class Mutex extends Words {
 
   /** Blocks until locked (true) or until `timeoutMs` passes (false). Not on the browser main thread. */
   lock(timeoutMs) {
-    const timeout = checkTimeout(timeoutMs);
+    const deadline = deadlineAfter(timeoutMs);
     requireBlocking("Mutex.lock()", "mutex.lockAsync()");
     if (this.tryLock()) return true;
-    return waitBlocking(new MutexWaiter(this.i32, this.index, now() + timeout));
+    return waitBlocking(new MutexWaiter(this.i32, this.index, deadline));
   }
 
   /** Resolves true once locked, false after `timeoutMs`. Never blocks the thread. */
   async lockAsync(timeoutMs) {
-    const timeout = checkTimeout(timeoutMs);
+    const deadline = deadlineAfter(timeoutMs);
     if (this.tryLock()) return true;
-    return waitEventLoop(new MutexWaiter(this.i32, this.index, now() + timeout));
+    return waitEventLoop(new MutexWaiter(this.i32, this.index, deadline));
   }
 
   /** Releases the mutex; throws if it was not locked (and then changes nothing). */
@@ -746,16 +747,16 @@ class CounterWords extends Words {
 
   /** Blocks until the counter is zero (true) or `timeoutMs` passes (false). Not on the browser main thread. */
   wait(timeoutMs) {
-    const timeout = checkTimeout(timeoutMs);
+    const deadline = deadlineAfter(timeoutMs);
     const handle = this instanceof WaitGroup ? "wg" : "latch";
     requireBlocking(`${this.constructor.name}.wait()`, `${handle}.waitAsync()`);
-    return waitBlocking(new WaitersBitWaiter(this.i32, this.index, isZero, now() + timeout));
+    return waitBlocking(new WaitersBitWaiter(this.i32, this.index, isZero, deadline));
   }
 
   /** Resolves true once the counter is zero, false after `timeoutMs`. Never blocks the thread. */
   async waitAsync(timeoutMs) {
-    const timeout = checkTimeout(timeoutMs);
-    return waitEventLoop(new WaitersBitWaiter(this.i32, this.index, isZero, now() + timeout));
+    const deadline = deadlineAfter(timeoutMs);
+    return waitEventLoop(new WaitersBitWaiter(this.i32, this.index, isZero, deadline));
   }
 }
 
@@ -861,15 +862,15 @@ export class Semaphore extends Words {
 
   /** Blocks until a permit is taken (true) or `timeoutMs` passes (false). Not on the browser main thread. */
   acquire(timeoutMs) {
-    const timeout = checkTimeout(timeoutMs);
+    const deadline = deadlineAfter(timeoutMs);
     requireBlocking("Semaphore.acquire()", "sem.acquireAsync()");
-    return this.tryAcquire() || waitBlocking(new SemaphoreWaiter(this, now() + timeout));
+    return this.tryAcquire() || waitBlocking(new SemaphoreWaiter(this, deadline));
   }
 
   /** Resolves true once a permit is taken, false after `timeoutMs`. Never blocks the thread. */
   async acquireAsync(timeoutMs) {
-    const timeout = checkTimeout(timeoutMs);
-    return this.tryAcquire() || waitEventLoop(new SemaphoreWaiter(this, now() + timeout));
+    const deadline = deadlineAfter(timeoutMs);
+    return this.tryAcquire() || waitEventLoop(new SemaphoreWaiter(this, deadline));
   }
 
   /** Adds `n` permits; past the maximum throws "wsync: Semaphore released past its maximum", storing nothing. */
@@ -932,9 +933,8 @@ export class CondVar extends Words {
    * predicate. Not on the browser main thread.
    */
   wait(mutex, timeoutMs) {
-    const timeout = checkTimeout(timeoutMs);
+    const deadline = deadlineAfter(timeoutMs);
     requireBlocking("CondVar.wait()", "cv.waitAsync()");
-    const deadline = now() + timeout;
     const seq = this.#begin(mutex, "CondVar.wait()");
     let notified;
     try {
@@ -948,8 +948,7 @@ export class CondVar extends Words {
 
   /** As wait(), awaiting instead of blocking; resolves with the mutex held again. */
   async waitAsync(mutex, timeoutMs) {
-    const timeout = checkTimeout(timeoutMs);
-    const deadline = now() + timeout;
+    const deadline = deadlineAfter(timeoutMs);
     const seq = this.#begin(mutex, "CondVar.waitAsync()");
     let notified;
     try {
@@ -1043,8 +1042,8 @@ export class Barrier extends Words {
     if (!Number.isInteger(token) || token < 0 || token > LOW_BITS) {
       throw new RangeError(`wsync: ${call} needs a token from arrive(), got ${describe(token)}`);
     }
-    const timeout = checkTimeout(timeoutMs);
-    return new WaitersBitWaiter(this.i32, this.index, (phase) => phase !== token, now() + timeout);
+    const deadline = deadlineAfter(timeoutMs);
+    return new WaitersBitWaiter(this.i32, this.index, (phase) => phase !== token, deadline);
   }
 
   /** Blocks until the token's phase completed (true) or `timeoutMs` passes (false). Not on the browser main thread. */
