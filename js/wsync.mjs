@@ -499,9 +499,10 @@ class MutexWaiter {
   mayAsk() {
     if (!this.wasWoken) return false;
     const t = now();
-    // Never closed for longer than the bound, even after the bound shrank.
+    // Never closed for longer than twice the bound, as in C++ (here: even
+    // after the bound shrank).
     const wait = nextHandoffAt[gateSlot(this.index)] - t;
-    return this.pastBound(t) && (wait <= 0 || wait * 1000 > options.handoffAfterMicros);
+    return this.pastBound(t) && (wait <= 0 || wait * 1000 > 2 * options.handoffAfterMicros);
   }
   sleepWhile(value) {
     if (this.sleptSince < 0) this.sleptSince = now();

@@ -18,8 +18,10 @@ namespace {
 // When each lock may next ask for a handoff, in steady-clock ns, hashed by
 // the word's address as WebKit's ParkingLot keeps its fair-unlock time per
 // bucket. Locks that share a slot share a gate: that only spaces their
-// handoffs out, it never closes one for longer than the bound. Relaxed: a
-// heuristic; a lost or stale value lets one handoff more or less through.
+// handoffs out, it never closes one for longer than the bound. Release and
+// acquire keep a reader's clock read after the closer's (handoff_gate_open);
+// otherwise a heuristic: a lost or stale value lets a handoff more or less
+// through.
 constexpr int kGateBits = 6;
 std::atomic<int64_t> g_next_handoff_ns[1 << kGateBits];
 
@@ -29,15 +31,12 @@ std::atomic<int64_t>& gate_of(const std::atomic<uint32_t>& word) noexcept {
 }
 }  // namespace
 
-bool handoff_gate_open(const std::atomic<uint32_t>& word, int64_t now_ns) noexcept {
-  const int64_t wait = gate_of(word).load(std::memory_order_relaxed) - now_ns;
-  // A gate further ahead than the bound was set on a clock ahead of ours
-  // (wasm threads' clocks are only roughly aligned): open.
-  return wait <= 0 || wait > handoff_after_ns();
+int64_t handoff_gate(const std::atomic<uint32_t>& word) noexcept {
+  return gate_of(word).load(std::memory_order_acquire);
 }
 
 void close_handoff_gate(const std::atomic<uint32_t>& word, int64_t now_ns) noexcept {
-  gate_of(word).store(now_ns + handoff_after_ns(), std::memory_order_relaxed);
+  gate_of(word).store(now_ns + handoff_after_ns(), std::memory_order_release);
 }
 }  // namespace detail
 

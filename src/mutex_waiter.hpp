@@ -14,9 +14,22 @@ namespace detail {
 int64_t handoff_after_ns() noexcept;
 
 // The handoff's rate limit, per lock: once a handoff has been served, no
-// waiter asks for another within the bound (src/mutex.cpp).
-bool handoff_gate_open(const std::atomic<uint32_t>& word, int64_t now_ns) noexcept;
+// waiter asks for another within the bound (src/mutex.cpp). handoff_gate()
+// is when the lock's gate opens, in steady-clock ns.
+int64_t handoff_gate(const std::atomic<uint32_t>& word) noexcept;
 void close_handoff_gate(const std::atomic<uint32_t>& word, int64_t now_ns) noexcept;
+
+// Open once `now_ns` reached the gate. A gate more than twice the bound
+// ahead was closed on a clock far ahead of the reader's or before the bound
+// shrank: open too, so that the gate never holds a request back longer than
+// twice the bound. (wasm threads' clocks are only roughly aligned: a bound
+// of slack keeps the gate closed for a reader whose clock is a little
+// behind the closer's.) The reader reads the gate before its clock, so that
+// on one clock a gate closed up to that read was closed no later than now.
+inline bool handoff_gate_open(int64_t gate_ns, int64_t now_ns) noexcept {
+  const int64_t wait = gate_ns - now_ns;
+  return wait <= 0 || wait > 2 * handoff_after_ns();
+}
 
 class MutexWaiter {
  public:
@@ -126,8 +139,9 @@ class MutexWaiter {
   // would leave the lock idle for a wake each time.
   bool may_ask() const noexcept {
     if (!woken_) return false;
+    const int64_t gate = handoff_gate(state_);  // before the clock (see handoff_gate_open)
     const int64_t now = Deadline::now_ns();
-    return past_bound(now) && handoff_gate_open(state_, now);
+    return past_bound(now) && handoff_gate_open(gate, now);
   }
 
   Step sleep_while(uint32_t value) noexcept {

@@ -260,37 +260,41 @@ TEST(Mutex, TimedOutWaiterWithdrawsItsHandoffRequest) {
   wsync_set_handoff_after_us(previous);
 }
 
-// Once a handoff has been served, the lock's gate stays closed for the
-// bound: a sleeper past the bound that is woken meanwhile sleeps on as
-// CONTENDED instead of asking (with more threads than cores every sleeper is
-// past the bound, and a handoff at each unlock would idle the lock for a
-// wake every time); once the bound has passed, it asks.
-TEST(Mutex, ServedHandoffClosesTheGateForTheBound) {
+// While the lock's handoff gate is closed (a handoff was served within the
+// bound), a sleeper past the bound that is woken sleeps on as CONTENDED
+// instead of asking: with more threads than cores every sleeper is past the
+// bound, and a handoff at each unlock would idle the lock for a wake every
+// time. Once the bound has passed it asks, and the handoff it is served
+// closes the gate again.
+TEST(Mutex, ClosedGateHoldsBackARequestForTheBound) {
+  using wsync::detail::close_handoff_gate;
+  using wsync::detail::Deadline;
+  using wsync::detail::handoff_gate;
+  using wsync::detail::handoff_gate_open;
   constexpr auto bound = milliseconds(500);
   const int previous = wsync_set_handoff_after_us(500'000);
   Mutex m;
+  std::atomic<uint32_t>& w = Access::native_word(m);
   m.lock();
-  std::atomic<int> acquired{0};
-  std::atomic<bool> release{false};
-  auto sleeper = [&] {
+  std::atomic<bool> acquired{false};
+  std::atomic<bool> gate_closed_after_its_handoff{false};
+  std::thread sleeper([&] {
     m.lock();
-    acquired++;
-    while (!release.load()) std::this_thread::sleep_for(milliseconds(1));
+    gate_closed_after_its_handoff = !handoff_gate_open(handoff_gate(w), Deadline::now_ns());
+    acquired = true;
     m.unlock();
-  };
-  std::thread first(sleeper), second(sleeper);
+  });
   ASSERT_TRUE(wake_until_handoff_asked(m));
-  const auto handed_off = Clock::now();  // the gate closes after this, when a sleeper takes the handoff
-  m.unlock();
-  ASSERT_TRUE(eventually([&] { return acquired.load() == 1; }));
-  // The other sleeper is past the bound too: wake it while the gate is
-  // closed, as an unlock that a running thread beat would.
+  // As if a handoff had just been served: close the gate, then take the
+  // request back (the sleeper sleeps on STARVING until the word changes).
+  const auto closed_at = Clock::now();
+  close_handoff_gate(w, Deadline::now_ns());
+  uint32_t starving = Mutex::kStarving;
+  ASSERT_TRUE(w.compare_exchange_strong(starving, Mutex::kContended));
   int answered = 0;
-  while (Clock::now() < handed_off + bound - milliseconds(50)) {
+  while (Clock::now() < closed_at + bound - milliseconds(50)) {
     uint32_t contended = Mutex::kContended;
-    if (Access::native_word(m).compare_exchange_strong(contended, Mutex::kLocked)) {
-      wsync::detail::futex_wake_one(Access::native_word(m));
-    }
+    if (w.compare_exchange_strong(contended, Mutex::kLocked)) wsync::detail::futex_wake_one(w);
     std::this_thread::sleep_for(milliseconds(2));
     const uint32_t seen = word(m);
     ASSERT_NE(seen, Mutex::kStarving) << "asked for a handoff while the gate was closed";
@@ -298,30 +302,33 @@ TEST(Mutex, ServedHandoffClosesTheGateForTheBound) {
   }
   EXPECT_GT(answered, 0) << "the woken sleeper never marked the word again";
   EXPECT_TRUE(wake_until_handoff_asked(m)) << "the gate never opened";
-  release = true;
-  first.join();
-  second.join();
-  EXPECT_EQ(acquired.load(), 2);
+  m.unlock();  // STARVING -> HANDOFF: served to the sleeper, past the bound
+  sleeper.join();
+  EXPECT_TRUE(acquired.load());
+  EXPECT_TRUE(gate_closed_after_its_handoff.load()) << "a served handoff closes the gate";
   EXPECT_EQ(word(m), Mutex::kUnlocked);
   wsync_set_handoff_after_us(previous);
 }
 
-// The gate is per lock (by address) and never closed for longer than the
-// bound, even when it was closed on a clock running ahead of the reader's.
+// The gate is per lock (by address) and never closed for longer than twice
+// the bound, even when it was closed on a clock running ahead of the
+// reader's.
 TEST(Mutex, HandoffGateOpensAfterTheBoundAndIgnoresAClockAhead) {
   using wsync::detail::close_handoff_gate;
+  using wsync::detail::handoff_gate;
   using wsync::detail::handoff_gate_open;
   const int previous = wsync_set_handoff_after_us(1000);
   Mutex m;
   const std::atomic<uint32_t>& w = Access::native_word(m);
   const int64_t t = 1'000'000'000'000;
   close_handoff_gate(w, t);
-  EXPECT_FALSE(handoff_gate_open(w, t));
-  EXPECT_FALSE(handoff_gate_open(w, t + 999'999));
-  EXPECT_TRUE(handoff_gate_open(w, t + 1'000'000));
-  EXPECT_TRUE(handoff_gate_open(w, t - 1)) << "closed on a clock ahead of ours";
+  EXPECT_FALSE(handoff_gate_open(handoff_gate(w), t));
+  EXPECT_FALSE(handoff_gate_open(handoff_gate(w), t + 999'999));
+  EXPECT_TRUE(handoff_gate_open(handoff_gate(w), t + 1'000'000));
+  EXPECT_FALSE(handoff_gate_open(handoff_gate(w), t - 1'000'000)) << "closed on a clock a bound ahead of ours";
+  EXPECT_TRUE(handoff_gate_open(handoff_gate(w), t - 1'000'001)) << "closed on a clock far ahead of ours";
   close_handoff_gate(w, 0);
-  EXPECT_TRUE(handoff_gate_open(w, t));
+  EXPECT_TRUE(handoff_gate_open(handoff_gate(w), t));
   wsync_set_handoff_after_us(previous);
 }
 

@@ -52,7 +52,8 @@
 //           every sleeper passes the bound, and every unlock would hand off
 //           and leave the lock idle for a wake. The gate is not in the
 //           word: C++ keeps one per lock address in the program, JS one per
-//           agent (src/mutex.cpp); it never stays closed past the bound.
+//           agent (src/mutex.cpp); it never stays closed past twice the
+//           bound (a bound of slack for threads' clocks).
 //
 // Guarantees
 //   - Mutual exclusion, and an unlock() synchronizes with the lock() (or
