@@ -355,8 +355,11 @@ TEST(MutexDeathTest, CorruptedWordIsReportedNotHung) {
 // it, an acquisition waits about the 1 ms bound. Asserted with a margin for a
 // loaded machine: how many times the holder got the lock during one wait
 // (about 1 ms / 100 us = 10, more where a wake takes longer; asserted at most
-// 300; the old algorithm: thousands), and the 10 acquisitions' total (about
-// 15 ms; asserted under 2 s). Prints the figures.
+// 2000; the old algorithm: about 20000 in its median 2 s wait), and the 10
+// acquisitions' total (about 15 ms; asserted under 2 s). Prints the figures.
+// The margin is the scheduler's: with two busy loops on this 2-core host a
+// woken waiter sat runnable but off the cores while the holder relocked up
+// to 383 times (natively and under TSan, with the handoff gate or without).
 TEST(Mutex, WaiterIsNotStarvedByAHolderThatRelocksAtOnce) {
   Mutex m;
   std::atomic<bool> stop{false};
@@ -386,7 +389,7 @@ TEST(Mutex, WaiterIsNotStarvedByAHolderThatRelocksAtOnce) {
     using Ms = std::chrono::duration<double, std::milli>;
     std::printf("[ fairness ] round %d: 10 acquisitions in %.1f ms, longest %.2f ms, at most %ld bypasses\n", round,
                 Ms(total).count(), Ms(longest).count(), most_bypasses);
-    EXPECT_LE(most_bypasses, 300) << "the holder kept retaking the lock: no handoff";
+    EXPECT_LE(most_bypasses, 2000) << "the holder kept retaking the lock: no handoff";
     EXPECT_LT(total, std::chrono::seconds(2));
   }
   stop = true;

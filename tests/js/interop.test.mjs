@@ -67,7 +67,7 @@ test("a JS waiter gets a C++ Mutex within the handoff bound from a pthread that 
       `${how}: 10 acquisitions in ${round.total.toFixed(1)} ms, longest ${round.longest.toFixed(2)} ms, ` +
         `at most ${round.mostBypasses} relocks during one wait`,
     );
-    assert.ok(round.mostBypasses <= 300, `the pthread relocked ${round.mostBypasses} times during one wait`);
+    assert.ok(round.mostBypasses <= 2000, `the pthread relocked ${round.mostBypasses} times during one wait`);
     assert.ok(round.total < 2000, `10 acquisitions took ${round.total} ms`);
   }
   Module._interop_stop_relocking();

@@ -181,8 +181,9 @@ test("misuse and bad arguments throw exact errors and change nothing", async () 
 
 // Go's fairness scenario: without the handoff the waiter lost to the
 // worker's relock for seconds. The bound is asserted with a margin for a
-// loaded machine: at most 300 relocks during one wait (about 10 expected: 1 ms
-// over 100 us), the 10 acquisitions under 2 s (about 15 ms expected).
+// loaded machine (tests/mutex_test.cpp says why): at most 2000 relocks during
+// one wait (about 10 expected: 1 ms over 100 us; the old algorithm about
+// 20000), the 10 acquisitions under 2 s (about 15 ms expected).
 test("a waiter gets the Mutex within the handoff bound from a worker that relocks at once", async (t) => {
   const i32 = sharedInts(3); // mutex, stop, the holder's count
   const holder = runWorker("relock", i32.buffer, { mutexIndex: 0, stopIndex: 1, countIndex: 2 });
@@ -194,7 +195,7 @@ test("a waiter gets the Mutex within the handoff bound from a worker that relock
       `${how}: 10 acquisitions in ${round.total.toFixed(1)} ms, longest ${round.longest.toFixed(2)} ms, ` +
         `at most ${round.mostBypasses} relocks during one wait`,
     );
-    assert.ok(round.mostBypasses <= 300, `the holder relocked ${round.mostBypasses} times during one wait`);
+    assert.ok(round.mostBypasses <= 2000, `the holder relocked ${round.mostBypasses} times during one wait`);
     assert.ok(round.total < 2000, `10 acquisitions took ${round.total} ms`);
   }
   Atomics.store(i32, 1, 1);
