@@ -22,6 +22,7 @@ bit asked = 0;       /* the starving agent asked and has not got the lock */
 byte bypasses = 0;   /* others' acquisitions while it sleeps, since it asked */
 
 #define K 2
+#define HANDOFF_GATE
 #define ON_REQUEST asked = (_pid == 0) || asked
 #define ON_ACQUIRE bypasses = bypasses + ((_pid != 0) && asked && sleeping[0])
 

@@ -6,8 +6,11 @@
  *
  * Time is not modelled; the handoff bound is a choice: a sleeper for which
  * may_starve is set may find, before any later step, that it has waited
- * past the bound (and stays past it). So is the handoff gate: each time, a
- * waiter past the bound may find it open (and ask) or closed (and not). woken[_pid] (futex.pml) is the
+ * past the bound (and stays past it). So is the handoff gate, where the
+ * caller defines HANDOFF_GATE (mutex_fair.pml, the handoff's own model; the
+ * others leave it out to keep their searches small): each time, a waiter
+ * past the bound may find it open (and ask) or closed (and not).
+ * woken[_pid] (futex.pml) is the
  * waiter's woken(): a sleep on the word ended in a wake.
  * ON_REQUEST and ON_ACQUIRE, if the caller defines them, run in the step
  * that stores STARVING and in each step that takes the lock.
@@ -99,6 +102,7 @@ inline mutex_attempt() {
   :: s == STARVING -> expect = STARVING; break      /* the request is in */
   :: s == LOCKED || s == CONTENDED ->
     maybe_starve();
+#ifdef HANDOFF_GATE
     /* A waiter past the bound asks only while the lock's handoff gate is
      * open; closed (a handoff was served within the bound), it sleeps as
      * any other. Either may be the case. */
@@ -106,6 +110,9 @@ inline mutex_attempt() {
     :: starving -> expect = STARVING
     :: true -> expect = CONTENDED
     fi;
+#else
+    expect = (starving -> STARVING : CONTENDED);
+#endif
     if
     :: s == expect -> break
     :: else ->
