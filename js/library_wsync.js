@@ -8,7 +8,8 @@ mergeInto(LibraryManager.library, {
   // calls onDone(result) from the event loop (never synchronously), result
   // as wait32's: 0 woken, 1 the word already differed, 2 timed out (no wake
   // consumed). The sleep is wsync.mjs's (Atomics.waitAsync, or a setTimeout
-  // poll where the engine lacks it), which js/wsync_pre.js carries.
+  // poll where the engine lacks it), which wsync_pre.js (made from
+  // js/wsync_pre.js.in) carries.
   $wsyncWaitAsync: function(index, expected, timeoutMs, onDone) {
     var codes = { 'ok': 0, 'not-equal': 1, 'timed-out': 2 };
     wsyncShared.sleepAsync(HEAP32, index, expected, performance.now() + timeoutMs).then(function(result) {

@@ -18,7 +18,8 @@ namespace {
 // When each lock may next ask for a handoff, in steady-clock ns, hashed by
 // the word's address as WebKit's ParkingLot keeps its fair-unlock time per
 // bucket. Locks that share a slot share a gate: that only spaces their
-// handoffs out, it never closes one for longer than the bound. Release and
+// handoffs out, it never holds a request back longer than twice the bound
+// (handoff_gate_open). Release and
 // acquire keep a reader's clock read after the closer's (handoff_gate_open);
 // otherwise a heuristic: a lost or stale value lets a handoff more or less
 // through.
