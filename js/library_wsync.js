@@ -33,11 +33,50 @@ mergeInto(LibraryManager.library, {
     });
   },
 
-  // Whether a blocking wait on this thread may suspend with Asyncify now:
-  // the program was linked with -sASYNCIFY and no suspension is in progress
-  // (a callback that runs while main() is suspended must not start another).
+  // Which suspension this program was linked with: 0 none, 1 Asyncify
+  // (-sASYNCIFY), 2 JSPI (-sJSPI). See wsync_main_thread_suspension().
+  wsync_js_suspension__sig: 'i',
+  wsync_js_suspension: function() { return {{{ ASYNCIFY }}}; },
+
+#if ASYNCIFY == 2
+  // JSPI suspends only a stack that a promising export (main, -sJSPI_EXPORTS)
+  // entered, with no JavaScript frame since. Anywhere else (an export called
+  // from JavaScript, a function pointer that Emscripten calls back, C++
+  // called from EM_JS code) a suspending import throws SuspendError through
+  // the C++ frames, and the engine offers no way to ask first. So this reads
+  // the call stack: the run of wasm frames that leads here must start at a
+  // promising export's function. The trace names wasm frames by function
+  // index ("wasm-function[219]"), and an exported function's name is its
+  // index, so Emscripten's set of the exports it made promising says which.
+  $wsyncJspiMaySuspend__deps: ['$Asyncify'],
+  $wsyncJspiMaySuspend: function() {
+    var limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = Infinity;  // the run's first frame must be in it
+    var frames = String(new Error().stack).split('\n');
+    Error.stackTraceLimit = limit;
+    var index = (frame) => /wasm-function\[(\d+)\]/.exec(frame)?.[1];
+    var i = frames.findIndex(index);
+    if (i < 0) return false;
+    while (i + 1 < frames.length && index(frames[i + 1])) i++;
+    var entry = index(frames[i]);
+    for (var f of Asyncify.asyncExports ?? []) {
+      if (f.name === entry) return true;
+    }
+    return false;
+  },
+#endif
+
+  // Whether a blocking wait on this thread may suspend now. Asyncify: no
+  // suspension is in progress (a callback that runs while main() is
+  // suspended must not start another). JSPI: this call came through a
+  // promising export with no JavaScript in between ($wsyncJspiMaySuspend).
   wsync_js_can_suspend__sig: 'i',
-#if ASYNCIFY
+#if ASYNCIFY == 2
+  wsync_js_can_suspend__deps: ['$wsyncJspiMaySuspend'],
+  wsync_js_can_suspend: function() {
+    return wsyncJspiMaySuspend() ? 1 : 0;
+  },
+#elif ASYNCIFY
   wsync_js_can_suspend__deps: ['$Asyncify'],
   wsync_js_can_suspend: function() {
     return Asyncify.currData === null && Asyncify.state === Asyncify.State.Normal ? 1 : 0;
@@ -46,12 +85,14 @@ mergeInto(LibraryManager.library, {
   wsync_js_can_suspend: function() { return 0; },
 #endif
 
-  // The blocking wait of the browser main thread under Asyncify: unwinds to
-  // the event loop, sleeps in wsyncWaitAsync, rewinds; returns its result
-  // (0 woken, 1 not-equal, 2 timed out). The __asyncjs__ prefix puts it in every Asyncify build's
-  // list of async imports.
+  // The blocking wait of the browser main thread: sleeps in wsyncWaitAsync
+  // while the stack is suspended (Asyncify unwinds and rewinds it; under
+  // JSPI the import returns the promise), and returns its result (0 woken,
+  // 1 not-equal, 2 timed out). The __asyncjs__ prefix puts it in every
+  // Asyncify or JSPI build's list of async imports.
   __asyncjs__wsync_js_suspend_wait__sig: 'iiid',
 #if ASYNCIFY
+  __asyncjs__wsync_js_suspend_wait__async: true,
   __asyncjs__wsync_js_suspend_wait__deps: ['$Asyncify', '$wsyncWaitAsync'],
   __asyncjs__wsync_js_suspend_wait: function(addr, expected, timeoutMs) {
     return Asyncify.handleSleep(function(wakeUp) {
@@ -60,7 +101,7 @@ mergeInto(LibraryManager.library, {
   },
 #else
   __asyncjs__wsync_js_suspend_wait: function() {
-    abort('wsync: __asyncjs__wsync_js_suspend_wait needs -sASYNCIFY');
+    abort('wsync: __asyncjs__wsync_js_suspend_wait needs -sASYNCIFY or -sJSPI');
   },
 #endif
 

@@ -71,8 +71,9 @@ node_suite() {
   local rc=0
   timeout -k 15 1200 "${RUN[@]}" node --test --test-reporter=tap --test-timeout=300000 "$@" >"$log" 2>&1 || rc=$?
   grep -E '^not ok' -A 12 "$log" | head -60
-  local passed failed cancelled
+  local passed failed cancelled skipped
   passed=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$log" | tail -1)
+  skipped=$(sed -nE 's/^# skipped ([0-9]+)$/\1/p' "$log" | tail -1)
   failed=$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$log" | tail -1)
   cancelled=$(sed -nE 's/^# cancelled ([0-9]+)$/\1/p' "$log" | tail -1)
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
@@ -89,7 +90,12 @@ node_suite() {
     return
   fi
   failed=$((failed + cancelled))
-  summary+=("$name: $passed passed, $failed failed")
+  # A skipped test says why in the log ("# SKIP reason"); it counts as neither.
+  if [ "${skipped:-0}" -gt 0 ]; then
+    summary+=("$name: $passed passed, $failed failed, $skipped skipped ($(grep -oE '# SKIP .*' "$log" | sort -u | sed 's/^# SKIP //' | paste -sd ';' -))")
+  else
+    summary+=("$name: $passed passed, $failed failed")
+  fi
   total_passed=$((total_passed + passed))
   total_failed=$((total_failed + failed))
 }

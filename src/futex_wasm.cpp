@@ -9,8 +9,8 @@
 //     thread between slices (a pthread's printf is such a call: without this
 //     a main thread asleep on a wsync word and a printing pthread deadlock);
 //   - the browser main thread, where wait32 traps: spin for the spin budget,
-//     then suspend on Atomics.waitAsync if the program has Asyncify, else
-//     poll, warning once (or aborting) past the threshold. See
+//     then suspend on Atomics.waitAsync where this call can (Asyncify or
+//     JSPI), else poll, warning once (or aborting) past the threshold. See
 //     wsync/main_thread.h.
 #include <emscripten/threading.h>
 
@@ -23,9 +23,10 @@
 #include "wsync/main_thread.h"
 
 // js/library_wsync.js. The suspending wait's import name starts with
-// __asyncjs__, which every Asyncify build lists among its async imports, so
-// a program linked with -sASYNCIFY instruments its callers with no flag of
-// the user's; without Asyncify it is never called (can_suspend says 0).
+// __asyncjs__, which every Asyncify and JSPI build lists among its async
+// imports, so a program linked with -sASYNCIFY instruments its callers (and
+// -sJSPI makes it a suspending import) with no flag of the user's; where the
+// call cannot suspend it is never called (can_suspend says 0).
 extern "C" {
 int wsync_js_can_suspend(void);
 __attribute__((import_module("env"), import_name("__asyncjs__wsync_js_suspend_wait"))) int wsync_js_suspend_wait(
@@ -56,14 +57,15 @@ void report_blocked_main_thread(double threshold_ms) {
   static std::atomic<bool> reported{false};
   const bool abort_instead = main_thread_abort();
   if (!abort_instead && reported.exchange(true, std::memory_order_relaxed)) return;
-  char line[200];
-  std::snprintf(line, sizeof line, kMainThreadBlockedFormat, threshold_ms);
+  char line[512];  // %.0f of a huge threshold runs to 309 digits
+  const bool jspi = wsync_main_thread_suspension() == WSYNC_SUSPENSION_JSPI;
+  std::snprintf(line, sizeof line, jspi ? kMainThreadBlockedJspiFormat : kMainThreadBlockedFormat, threshold_ms);
   if (abort_instead) fatal(line);
   wsync_js_warn(line);
 }
 
 // The browser main thread. Same contract as futex_wait; a wait that polls
-// (the spin, and the poll without Asyncify) never queues on the word, so a
+// (the spin, and the poll where it cannot suspend) never queues on the word, so a
 // change it sees counts as a wake.
 Woke wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected, Deadline deadline) {
   const double start = emscripten_get_now();
@@ -83,8 +85,9 @@ Woke wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected,
       if (now < spin_end) continue;
       spinning = false;
       if (wsync_js_can_suspend()) {
-        // Asyncify: this stack unwinds to the event loop and is rewound when
-        // the word is notified (or the time is up). A timeout consumed no
+        // This stack leaves for the event loop (Asyncify unwinds it, JSPI
+        // suspends it) and comes back when the word is notified (or the
+        // time is up). A timeout consumed no
         // wake; if it came a hair early the caller's loop waits again.
         const int result = wsync_js_suspend_wait(&word, expected, remaining_ms(deadline));
         if (result != kWaitTimedOut) return result == kWaitNotEqual ? Woke::kNotEqual : Woke::kWoken;

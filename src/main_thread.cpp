@@ -11,6 +11,8 @@
 // Emscripten's record of whether this thread may use Atomics.wait: a wasm
 // global set when the thread starts, false only on the browser main thread.
 extern "C" int _emscripten_thread_supports_atomics_wait(void);
+// js/library_wsync.js: the program's Asyncify setting (0, 1, or 2 for JSPI).
+extern "C" int wsync_js_suspension(void);
 #endif
 
 namespace wsync {
@@ -59,6 +61,14 @@ bool wsync_thread_can_block(void) {
   return _emscripten_thread_supports_atomics_wait() != 0;
 #else
   return true;
+#endif
+}
+
+enum wsync_suspension wsync_main_thread_suspension(void) {
+#ifdef __EMSCRIPTEN__
+  return static_cast<enum wsync_suspension>(wsync_js_suspension());
+#else
+  return WSYNC_SUSPENSION_NONE;
 #endif
 }
 

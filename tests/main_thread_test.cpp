@@ -39,4 +39,10 @@ TEST(MainThreadOptions, EveryTestThreadMayBlock) {
   EXPECT_TRUE(other);
 }
 
+TEST(MainThreadOptions, TheSuitesHaveNoSuspension) {
+  // Natively there is none; the wasm suites are linked without Asyncify or
+  // JSPI (the browser pages test those: tests/browser/main_thread.test.mjs).
+  EXPECT_EQ(wsync_main_thread_suspension(), WSYNC_SUSPENSION_NONE);
+}
+
 }  // namespace

@@ -10,17 +10,42 @@
  *
  *   - async calls (wsync/async.h) sleep on Atomics.waitAsync and call back
  *     from the event loop;
- *   - blocking calls in a program linked with -sASYNCIFY suspend on
- *     Atomics.waitAsync (the page keeps painting, the C++ stays synchronous);
- *   - blocking calls without Asyncify cannot suspend: they keep polling the
- *     word (timeouts honoured) and, once one wait has spun for the warning
+ *   - blocking calls suspend on Atomics.waitAsync where the program can
+ *     suspend this call (the page keeps painting, the C++ stays
+ *     synchronous): linked with -sASYNCIFY, any call made while no other
+ *     suspension is in progress; linked with -sJSPI, a call that came
+ *     through main() or an export in -sJSPI_EXPORTS with no JavaScript frame
+ *     in between (also after that call has suspended before);
+ *   - other blocking calls cannot suspend: they keep polling the word
+ *     (timeouts honoured) and, once one wait has spun for the warning
  *     threshold, print one console warning for the whole program:
  *
  *       wsync: a wait blocked the browser main thread for 100 ms; use the
  *       async API (lock_async, wait_async, ...) or link with -sASYNCIFY
  *
+ *     or, in a -sJSPI program (where the call came from a callback, or an
+ *     export outside -sJSPI_EXPORTS):
+ *
+ *       wsync: a wait blocked the browser main thread for 100 ms; under JSPI
+ *       only calls from main() or a -sJSPI_EXPORTS export suspend; use the
+ *       async API (lock_async, wait_async, ...) elsewhere
+ *
  *     With wsync_set_main_thread_abort(true) that line aborts the program
  *     instead (stderr, then abort()), so tests catch such waits.
+ *
+ * Under JSPI wsync finds out from the call stack, when a wait is about to
+ * suspend, whether the call came through a promising export with no
+ * JavaScript frame since (docs/how-it-works.md); an export the linker folded
+ * into the same function as a promising one counts as promising. A call
+ * from an export outside -sJSPI_EXPORTS, from a callback of Emscripten's, or
+ * from C++ that EM_JS code calls back inside a promising call polls.
+ *
+ * An engine without JSPI (WebKit/Safari) cannot run a -sJSPI program at
+ * all: it fails as it loads (WebAssembly.Suspending is missing). Ship an
+ * -sASYNCIFY build, or the async API, to such engines. JSPI programs use
+ * -fwasm-exceptions: with JavaScript-based exceptions every invoke_ import
+ * is a suspending one, which Chromium refuses (SuspendError) outside a
+ * promising export.
  *
  * Every setter may be called from any thread at any time (each value is one
  * relaxed atomic word: a wait in progress may see the old value) and exists
@@ -54,6 +79,15 @@ bool wsync_set_main_thread_abort(bool abort_instead_of_warning);
  * pthreads, Web Workers, Node's main thread and natively; false on the
  * browser main thread. */
 bool wsync_thread_can_block(void);
+
+/* How this program's blocking waits can suspend the browser main thread:
+ * the way it was linked, found at run time. Natively: WSYNC_SUSPENSION_NONE. */
+enum wsync_suspension {
+  WSYNC_SUSPENSION_NONE = 0,     /* they poll (and warn) */
+  WSYNC_SUSPENSION_ASYNCIFY = 1, /* -sASYNCIFY */
+  WSYNC_SUSPENSION_JSPI = 2      /* -sJSPI */
+};
+enum wsync_suspension wsync_main_thread_suspension(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

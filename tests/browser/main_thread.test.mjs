@@ -1,11 +1,14 @@
 // The browser main thread in real Chromium: a wasm program whose main thread
 // waits for a Mutex a pthread holds for 1 s (and for a WaitGroup a pthread
-// counts down), with the async API, with Asyncify, and without Asyncify.
+// counts down), with the async API, with Asyncify, with JSPI (current
+// Emscripten only), and with neither.
 // Asserts that the page kept painting where it must (frames kept coming, no
 // long task over 100 ms), that the spin fallback warns exactly once, and
 // prints the frame counts and the notify-to-main-thread wake latency.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { builtDir, servedBrowser, startServer } from "./harness.mjs";
 
 const HOLD_MS = 1000;
@@ -13,7 +16,18 @@ const WARNING =
   "wsync: a wait blocked the browser main thread for 100 ms; use the async API " +
   "(lock_async, wait_async, ...) or link with -sASYNCIFY";
 
+const JSPI_WARNING =
+  "wsync: a wait blocked the browser main thread for 100 ms; under JSPI only calls from main() " +
+  "or a -sJSPI_EXPORTS export suspend; use the async API (lock_async, wait_async, ...) elsewhere";
+
 const ctx = servedBrowser(() => builtDir("www"));
+
+// The -sJSPI build exists with an Emscripten that has the engines' JSPI API
+// (3.1.61 and later); with 3.1.6 its tests are skipped, saying so.
+const jspiBuilt = () => existsSync(path.join(builtDir("www"), "main_thread_jspi.js"));
+const NO_JSPI = "this Emscripten predates the engines' JSPI API (3.1.61): no -sJSPI build";
+// The builds whose blocking calls suspend.
+const suspendingBuilds = () => ["asyncify", ...(jspiBuilt() ? ["jspi"] : [])];
 
 async function load(build, { withoutWaitAsync = false } = {}) {
   const page = await ctx.browser.newPage();
@@ -24,6 +38,10 @@ async function load(build, { withoutWaitAsync = false } = {}) {
   page.on("pageerror", (e) => pageErrors.push(String(e)));
   await page.goto(`${ctx.server.url}main_thread.html?build=${build}`);
   await page.evaluate(() => window.ready);
+  // A program that links Emscripten 6's own waitAsync functions (these pages
+  // do, for the benchmarks' emscripten_atomic_wait_suspending) gets its
+  // setTimeout polyfill of Atomics.waitAsync; these tests are about wsync's.
+  if (withoutWaitAsync) await page.evaluate(() => delete Atomics.waitAsync);
   return { page, consoleMessages, pageErrors };
 }
 
@@ -82,19 +100,135 @@ test("Asyncify: blocking lock() and wait() suspend and keep the page painting", 
   await page.close();
 });
 
+test("JSPI: blocking lock() and wait() suspend and keep the page painting", async (t) => {
+  if (!jspiBuilt()) return t.skip(NO_JSPI);
+  const { page, consoleMessages, pageErrors } = await load("jspi");
+  const idle = await page.evaluate(() => window.idleFrames(1000));
+  assertResponsive(await scenario(page, "lock_suspend", { holdMs: HOLD_MS }), idle, "JSPI Mutex::lock");
+  assertResponsive(await scenario(page, "wait_suspend", { holdMs: HOLD_MS }), idle, "JSPI WaitGroup::wait");
+  // The async API works in a JSPI program as in any other.
+  assertResponsive(await scenario(page, "lock_async", { holdMs: HOLD_MS }), idle, "JSPI build Mutex::lock_async");
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(
+    consoleMessages.filter((m) => m.type === "warning" || m.type === "error"),
+    [],
+  );
+  await page.close();
+});
+
+test("what suspension the program has: none, Asyncify or JSPI, found at run time", async () => {
+  const expected = { plain: 0, asyncify: 1, ...(jspiBuilt() ? { jspi: 2 } : {}) };
+  for (const [build, suspension] of Object.entries(expected)) {
+    const { page, pageErrors } = await load(build);
+    assert.equal(await page.evaluate(() => Module._mt_suspension()), suspension, build);
+    assert.equal(await page.evaluate(() => Module._mt_can_block()), 0, `${build}: the main thread may not block`);
+    assert.deepEqual(pageErrors, []);
+    await page.close();
+  }
+});
+
+// Every primitive's blocking form (Mutex, CondVar, Semaphore, Latch, Barrier,
+// WaitGroup, call_once, and the same in C), each released by a pthread after
+// 100 ms: 14 waits in one call, all but the first after a resume.
+test("every primitive's blocking form, C++ and C, suspends and keeps the page painting", async () => {
+  for (const build of suspendingBuilds()) {
+    const { page, consoleMessages, pageErrors } = await load(build);
+    const idle = await page.evaluate(() => window.idleFrames(1000));
+    const cases = await page.evaluate(() => Module._mt_family_size());
+    const r = await scenario(page, "family_suspend", { holdMs: 100 });
+    console.log(
+      `${build}: ${cases} blocking waits of 100 ms in ${r.elapsedMs.toFixed(0)} ms, ${r.frames} frames ` +
+        `(idle: ${idle.frames} a second), longest frame gap ${r.maxFrameGapMs.toFixed(1)} ms`,
+    );
+    assert.equal(r.ok, true, `${build}: every wait returned what it should (see the page's log)`);
+    assert.ok(r.elapsedMs >= cases * 100 * 0.9, `${build}: they waited (${r.elapsedMs} ms)`);
+    assert.ok(
+      r.frames >= ((idle.frames * r.elapsedMs) / 1000) * 0.5,
+      `${build}: frames kept coming (${r.frames} in ${r.elapsedMs} ms)`,
+    );
+    assert.deepEqual(
+      r.longTasks.filter((d) => d > 100),
+      [],
+      `${build}: no long task over 100 ms`,
+    );
+    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(
+      consoleMessages.filter((m) => m.type === "warning" || m.type === "error"),
+      [],
+    );
+    await page.close();
+  }
+});
+
+// A suspended wait must keep running the calls pthreads proxy to the main
+// thread: each printf of a pthread is one, and the pthread waits for it.
+test("a pthread's printf while the main thread's blocking wait is suspended", async () => {
+  for (const build of suspendingBuilds()) {
+    const { page, consoleMessages, pageErrors } = await load(build);
+    const r = await scenario(page, "wait_printing", { lines: 200 });
+    const printed = consoleMessages.filter((m) => m.text.startsWith("wsync test: pthread line "));
+    assert.equal(r.ok, true, build);
+    assert.equal(printed.length, 200, `${build}: every line arrived`);
+    assert.equal(printed.at(-1).text, "wsync test: pthread line 199");
+    assert.deepEqual(pageErrors, []);
+    await page.close();
+  }
+});
+
+// Under JSPI only a stack that a -sJSPI_EXPORTS export (or main) entered,
+// with no JavaScript frame since, may suspend; an export outside the list, a
+// callback Emscripten calls from the event loop, or C++ that EM_JS code
+// calls back inside a listed export would throw SuspendError if wsync tried.
+// They poll.
+test("JSPI: a wait from an unlisted export, a callback, or C++ called from JS polls, and warns once", async (t) => {
+  if (!jspiBuilt()) return t.skip(NO_JSPI);
+  const { page, consoleMessages, pageErrors } = await load("jspi");
+  const unlisted = await scenario(page, "wait_unlisted", { holdMs: 300 });
+  const callback = await scenario(page, "wait_in_callback", { holdMs: 300 });
+  const throughJs = await scenario(page, "wait_through_js", { holdMs: 300 });
+  for (const [what, r] of [
+    ["unlisted export", unlisted],
+    ["callback", callback],
+    ["C++ called from EM_JS inside a listed export", throughJs],
+  ]) {
+    assert.equal(r.ok, true, what);
+    assert.ok(r.maxFrameGapMs >= 250, `${what}: it polled (a frame gap of ${r.maxFrameGapMs} ms)`);
+  }
+  await page.evaluate(() => window.sleep(50));
+  assert.deepEqual(
+    consoleMessages.filter((m) => m.type === "warning").map((m) => m.text),
+    [JSPI_WARNING],
+  );
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
+// While main()'s (an export's) blocking wait is suspended, a callback that
+// makes a blocking wait cannot suspend too (Asyncify has one suspension at a
+// time; under JSPI a callback cannot suspend at all): it polls until the
+// pthread's done(), then the suspended wait resumes. Nothing throws.
+test("a callback that waits while an export's blocking wait is suspended polls, then both return", async () => {
+  for (const build of suspendingBuilds()) {
+    const { page, pageErrors } = await load(build);
+    await page.evaluate(() => Module._mt_set_warn_ms(Infinity));
+    const r = await page.evaluate(() => window.callbackWhileSuspended(400));
+    assert.equal(r.resultsWhileSuspended, 0, `${build}: the first wait was still suspended`);
+    assert.deepEqual(r.results, [true, true], `${build}: both waits returned true`);
+    assert.deepEqual(pageErrors, []);
+    await page.close();
+  }
+});
+
 // Go's fairness scenario with the browser main thread as the waiter: without
 // the handoff it lost to the pthread's relock for seconds. Asserted with a
 // margin for a loaded machine (a relock takes about 100 us; the handoff comes
 // after about 1 ms, then a waitAsync wake of the main thread).
 test("the main thread gets the Mutex within the handoff bound from a pthread that relocks at once", async (t) => {
-  for (const [build, how] of [
-    ["plain", "lock_async"],
-    ["asyncify", "lock_suspend"],
-  ]) {
+  for (const [build, how] of [["plain", "lock_async"], ...suspendingBuilds().map((b) => [b, "lock_suspend"])]) {
     const { page, pageErrors } = await load(build);
     const round = await page.evaluate((h) => window.relockingHolderRounds(h), how);
     t.diagnostic(
-      `${how}: 10 acquisitions in ${round.total.toFixed(1)} ms, longest ${round.longest.toFixed(2)} ms, ` +
+      `${build} ${how}: 10 acquisitions in ${round.total.toFixed(1)} ms, longest ${round.longest.toFixed(2)} ms, ` +
         `at most ${round.mostRelocks} relocks during one wait`,
     );
     assert.equal(round.allOk, true);
@@ -153,10 +287,10 @@ test("the abort option turns the warning into an abort with the same message", a
   await page.close();
 });
 
-test("timeouts on the main thread: async, Asyncify and spinning waits give up, never early", async () => {
+test("timeouts on the main thread: async, Asyncify, JSPI and spinning waits give up, never early", async () => {
   for (const [build, names] of [
     ["plain", ["lock_async", "wait_async", "lock_spin", "wait_spin"]],
-    ["asyncify", ["lock_suspend", "wait_suspend"]],
+    ...suspendingBuilds().map((b) => [b, ["lock_suspend", "wait_suspend"]]),
   ]) {
     const { page, pageErrors } = await load(build);
     await page.evaluate(() => Module._mt_set_warn_ms(Infinity));
@@ -172,11 +306,11 @@ test("timeouts on the main thread: async, Asyncify and spinning waits give up, n
   }
 });
 
-test("without Atomics.waitAsync the async API and Asyncify fall back to polling", async () => {
+test("without Atomics.waitAsync the async API, Asyncify and JSPI fall back to polling", async () => {
   for (const [build, name] of [
     ["plain", "lock_async"],
     ["plain", "wait_async"],
-    ["asyncify", "lock_suspend"],
+    ...suspendingBuilds().map((b) => [b, "lock_suspend"]),
   ]) {
     const { page, pageErrors } = await load(build, { withoutWaitAsync: true });
     assert.equal(await page.evaluate(() => typeof Atomics.waitAsync), "undefined");
@@ -260,8 +394,10 @@ test("wake latency from a pthread's notify to the main thread resuming", async (
   for (const [build, name] of [
     ["plain", "lock_async"],
     ["plain", "wait_async"],
-    ["asyncify", "lock_suspend"],
-    ["asyncify", "wait_suspend"],
+    ...suspendingBuilds().flatMap((b) => [
+      [b, "lock_suspend"],
+      [b, "wait_suspend"],
+    ]),
   ]) {
     const { page } = await load(build);
     const latencies = [];
