@@ -1,7 +1,8 @@
 // The browser main thread takes a wsync::Mutex that a pthread holds, two ways,
 // and the page keeps painting through both (index.html shows it):
 //
-//   example_lock_sync()   a plain, synchronous lock(): linked with -sASYNCIFY,
+//   example_lock_sync()   a plain, synchronous lock(): linked with -sASYNCIFY
+//                         or -sJSPI (with this export in -sJSPI_EXPORTS),
 //                         wsync suspends this call on Atomics.waitAsync, so
 //                         the page calls it with ccall(..., {async: true})
 //   example_lock_async()  lock_async(callback): returns at once, the callback
@@ -46,7 +47,7 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE double example_lock_sync(int ms) {
   hold_for(ms);
   const double start = emscripten_get_now();
-  g_mutex.lock();  // suspends (Asyncify), the page keeps running
+  g_mutex.lock();  // suspends (Asyncify or JSPI), the page keeps running
   const double waited = emscripten_get_now() - start;
   g_mutex.unlock();
   return waited;
