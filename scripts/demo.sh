@@ -25,7 +25,7 @@ else
   exit 1
 fi
 if ! { "${run[@]}" emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release &&
-       "${run[@]}" cmake --build "$dir" -j "$(nproc)" --target filter_demo; } >"$log" 2>&1; then
+       "${run[@]}" cmake --build "$dir" -j "$(nproc)" --target demo; } >"$log" 2>&1; then
   tail -40 "$log"
   echo "[demo] the build failed; the whole log is in $log" >&2
   exit 1

@@ -81,10 +81,24 @@ let done; // the pool's WaitGroup, on the C++ object's word
 let poolSize = 1;
 let image = { width: 0, height: 0 };
 let busy = false;
+let suspension = ""; // how the loaded build's blocking waits suspend: "JSPI" or "Asyncify"
 
-function loadModule() {
+// The build to load: the JSPI one where the engine has JSPI and the build
+// made one (Emscripten 3.1.61 and later; builds.json says), else Asyncify's.
+async function pickBuild() {
+  const builds = await fetch("builds.json").then(
+    (r) => (r.ok ? r.json() : {}),
+    () => ({}),
+  );
+  if ("Suspending" in WebAssembly && builds.jspi) return { script: builds.jspi, suspension: "JSPI" };
+  return { script: builds.asyncify ?? "filter_demo.js", suspension: "Asyncify" };
+}
+
+async function loadModule() {
   const cores = Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 16));
-  return new Promise((resolve, reject) => {
+  const build = await pickBuild();
+  suspension = build.suspension;
+  M = await new Promise((resolve, reject) => {
     window.Module = {
       // Workers for the pool and for the compare mode (web/CMakeLists.txt).
       wsyncPoolSize: 2 * cores,
@@ -95,15 +109,13 @@ function loadModule() {
       printErr: (text) => console.warn(text),
     };
     const script = document.createElement("script");
-    script.src = "filter_demo.js";
+    script.src = build.script;
     script.onerror = () =>
-      reject(new Error("filter_demo.js did not load: build the demo first (bash scripts/demo.sh)"));
+      reject(new Error(`${build.script} did not load: build the demo first (bash scripts/demo.sh)`));
     document.body.append(script);
-  }).then((module) => {
-    M = module;
-    poolSize = M._demo_init(cores);
-    done = WaitGroup.at(M, M._demo_done_word());
   });
+  poolSize = M._demo_init(cores);
+  done = WaitGroup.at(M, M._demo_done_word());
 }
 
 // Copies the input picture (w x h RGBA) into wasm memory and shows it.
@@ -149,29 +161,43 @@ async function loadFile(file) {
 
 // ------------------------------------------------------------- running --
 
-function checkOptions({ filter = "blur", radius = 8, threads = poolSize, runs = 1, compare = false } = {}) {
+// How the page's main thread waits for a run.
+const WAITS = {
+  async: "awaits WaitGroup.waitAsync()",
+  blocking: "blocking C++ WaitGroup::wait()",
+  compare: "pthread compare mode",
+};
+
+function checkOptions({ filter = "blur", radius = 8, threads = poolSize, runs = 1, wait = "async" } = {}) {
   if (!(filter in FILTERS)) throw new RangeError(`wsync demo: unknown filter ${JSON.stringify(filter)}`);
+  if (!(wait in WAITS)) throw new RangeError(`wsync demo: unknown wait ${JSON.stringify(wait)}`);
   if (!Number.isInteger(threads) || threads < 1 || threads > poolSize) {
     throw new RangeError(`wsync demo: threads must be 1..${poolSize}, got ${threads}`);
   }
   if (!Number.isInteger(runs) || runs < 1)
     throw new RangeError(`wsync demo: runs must be a positive integer, got ${runs}`);
-  return { filter, radius, threads, runs, compare };
+  return { filter, radius, threads, runs, wait };
 }
 
-// One job: with the wsync pool (the main thread awaits), or in compare mode
-// with pthread_create/pthread_barrier/pthread_join (the main thread blocks).
-async function runOnce({ filter, radius, threads, compare }) {
-  if (compare) await new Promise((r) => setTimeout(r, 0)); // let the status paint before the page freezes
+// One job on the wsync pool, the main thread waiting as `wait` says: it
+// awaits the pool's WaitGroup from JS; or calls C++ that blocks in
+// WaitGroup::wait() (it suspends: the page keeps painting); or, in compare
+// mode, runs the job with pthread_create/pthread_barrier/pthread_join (the
+// main thread blocks in pthread_join: the page freezes).
+async function runOnce({ filter, radius, threads, wait }) {
+  if (wait === "compare") await new Promise((r) => setTimeout(r, 0)); // let the status paint before the page freezes
   const start = performance.now();
-  if (compare) {
-    const problem = M.UTF8ToString(M._demo_run_pthreads(FILTERS[filter], radius, threads));
-    if (problem) throw new RangeError(`wsync demo: ${problem}`);
-    return performance.now() - start;
+  let problem;
+  if (wait === "compare") {
+    problem = M.UTF8ToString(M._demo_run_pthreads(FILTERS[filter], radius, threads));
+  } else if (wait === "blocking") {
+    const args = [FILTERS[filter], radius, threads];
+    problem = await M.ccall("demo_run_blocking", "string", ["number", "number", "number"], args, { async: true });
+  } else {
+    problem = M.UTF8ToString(M._demo_start(FILTERS[filter], radius, threads));
+    if (!problem) await done.waitAsync();
   }
-  const problem = M.UTF8ToString(M._demo_start(FILTERS[filter], radius, threads));
   if (problem) throw new RangeError(`wsync demo: ${problem}`);
-  await done.waitAsync();
   return performance.now() - start;
 }
 
@@ -196,8 +222,8 @@ async function exclusive(what) {
 function runFilter(options) {
   const o = checkOptions(options);
   return exclusive(async () => {
-    $("status").textContent =
-      `running ${o.filter} on ${o.threads} thread(s)${o.compare ? " (pthread compare mode)" : ""}...`;
+    const how = o.wait === "blocking" ? `${WAITS.blocking} under ${suspension}` : WAITS[o.wait];
+    $("status").textContent = `running ${o.filter} on ${o.threads} thread(s), ${how}...`;
     startMeasuring();
     const times = [];
     for (let i = 0; i < o.runs; ++i) times.push(await runOnce(o));
@@ -282,7 +308,7 @@ function formOptions() {
     radius: Number($("radius").value),
     threads: Number($("threads").value),
     runs: Number($("runs").value),
-    compare: $("compare").checked,
+    wait: $("wait").value,
   };
 }
 
@@ -294,6 +320,7 @@ function report(error) {
 function wireUp() {
   const threads = $("threads");
   for (let t = 1; t <= poolSize; ++t) threads.add(new Option(String(t), String(t), t === poolSize, t === poolSize));
+  $("blocking").textContent = `blocking C++ WaitGroup::wait(), suspended with ${suspension} (keeps painting)`;
   $("radius").addEventListener("input", () => ($("radius-out").value = $("radius").value));
   $("filter").addEventListener("change", () => ($("radius").disabled = $("filter").value !== "blur"));
   $("run").addEventListener("click", () => runFilter(formOptions()).catch(report));
@@ -360,6 +387,9 @@ window.wsyncDemo = {
   loadSample,
   get poolSize() {
     return poolSize;
+  },
+  get suspension() {
+    return suspension;
   },
   get image() {
     return { width: image.width, height: image.height };

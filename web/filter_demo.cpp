@@ -1,7 +1,8 @@
 // The demo page's wasm side: a wsync_filter::Pool started once, images in
 // wasm memory, and calls the page makes (web/demo.js). The page never blocks:
 // it starts a job with demo_start() and awaits the pool's WaitGroup with
-// wsync.mjs's WaitGroup.waitAsync() on the same word.
+// wsync.mjs's WaitGroup.waitAsync() on the same word, or it calls
+// demo_run_blocking(), whose plain C++ wait() suspends (JSPI or Asyncify).
 #include <emscripten/emscripten.h>
 
 #include <cinttypes>
@@ -60,6 +61,16 @@ EMSCRIPTEN_KEEPALIVE void* demo_done_word() { return &g_pool->done(); }
 // Starts a job on k threads and returns at once: "" or why it was refused.
 EMSCRIPTEN_KEEPALIVE const char* demo_start(int kind, int radius, int k) {
   return text(g_pool->start({static_cast<wsync_filter::Kind>(kind), radius}, frame(), k));
+}
+
+// The blocking way: starts the job and waits for the pool's WaitGroup with
+// the plain WaitGroup::wait(). On the page's main thread that wait suspends
+// (the program is linked with -sJSPI or -sASYNCIFY, and the page calls this
+// with ccall(..., {async: true})), so the page keeps painting meanwhile.
+EMSCRIPTEN_KEEPALIVE const char* demo_run_blocking(int kind, int radius, int k) {
+  const char* problem = demo_start(kind, radius, k);
+  if (*problem == '\0') g_pool->done().wait();
+  return problem;
 }
 
 // The compare mode: the same job with pthread_create, pthread_barrier and

@@ -59,7 +59,7 @@ test("served by serve.py the demo is cross-origin isolated and loads with no con
   await page.close();
 });
 
-test("every filter equals the native build, on 1 and N threads, with the pool and with pthreads", async () => {
+test("every filter equals the native build, on 1 and N threads, each way of waiting, and with pthreads", async () => {
   const side = 301; // not a multiple of any chunk count
   const reference = nativeReference(side);
   const { page, pageErrors } = await openDemo();
@@ -75,9 +75,9 @@ test("every filter equals the native build, on 1 and N threads, with the pool an
   ];
   for (const [label, options] of cases) {
     for (const threads of new Set([1, poolSize])) {
-      for (const compare of [false, true]) {
-        const r = await demo(page, "runFilter", { ...options, threads, compare });
-        assert.equal(r.checksum, reference[label], `${label} on ${threads} thread(s)${compare ? ", pthreads" : ""}`);
+      for (const wait of ["async", "blocking", "compare"]) {
+        const r = await demo(page, "runFilter", { ...options, threads, wait });
+        assert.equal(r.checksum, reference[label], `${label} on ${threads} thread(s), ${wait}`);
       }
     }
   }
@@ -143,8 +143,29 @@ test("the page keeps painting through a long filter run on 1 and on N threads", 
   if (poolSize > 1) {
     console.log(`speedup on ${poolSize} threads: ${(results[1].medianMs / results[poolSize].medianMs).toFixed(2)}x`);
   }
+  // The blocking C++ wait suspends (JSPI where the engine has it, Asyncify
+  // elsewhere): the page keeps painting as with the async wait.
+  const suspension = await page.evaluate(() => window.wsyncDemo.suspension);
+  const b = await page.evaluate(async (threads) => {
+    await new Promise((resolve) => setTimeout(resolve, 0)); // a task of the page's own
+    return window.wsyncDemo.runFilter({ filter: "blur", radius: 20, threads, wait: "blocking" });
+  }, poolSize);
+  console.log(
+    `blocking WaitGroup::wait() under ${suspension}: ${b.medianMs.toFixed(0)} ms, ${b.frames} frames, ` +
+      `longest frame gap ${b.maxFrameGapMs.toFixed(1)} ms, long tasks ${b.longTasks}`,
+  );
+  const jspiBuilt = existsSync(path.join(builtDir("web"), "filter_demo_jspi.js"));
+  assert.equal(
+    suspension,
+    jspiBuilt ? "JSPI" : "Asyncify",
+    "Chromium has JSPI: the page loads that build if there is one",
+  );
+  assert.equal(b.checksum, reference["blur-20"]);
+  assert.ok(b.maxFrameGapMs < 100, `blocking wait: longest frame gap ${b.maxFrameGapMs} ms`);
+  assert.equal(b.longTasks, 0, "blocking wait: no main-thread task over 100 ms");
+  await settle(page);
   // The compare mode blocks the page in pthread_join: shown, not asserted.
-  const c = await demo(page, "runFilter", { filter: "blur", radius: 20, threads: poolSize, compare: true });
+  const c = await demo(page, "runFilter", { filter: "blur", radius: 20, threads: poolSize, wait: "compare" });
   console.log(
     `compare mode (pthread_create/barrier/join): ${c.medianMs.toFixed(0)} ms, longest frame gap ${c.maxFrameGapMs.toFixed(0)} ms`,
   );
@@ -228,6 +249,12 @@ test("bad arguments to the page's API are refused with exact messages", async ()
   );
   assert.equal(await error("runFilter", { filter: "emboss" }), 'wsync demo: unknown filter "emboss"');
   assert.equal(await error("runFilter", { filter: "blur", radius: 0 }), "wsync demo: blur radius must be 1..20");
+  assert.equal(
+    await error("runFilter", { filter: "blur", radius: 0, wait: "blocking" }),
+    "wsync demo: blur radius must be 1..20",
+    "the blocking way refuses it before it waits",
+  );
+  assert.equal(await error("runFilter", { wait: "sleep" }), 'wsync demo: unknown wait "sleep"');
   assert.equal(await error("loadSample", 5000), "wsync demo: image size must be 1..4096 on each side, got 5000 x 5000");
   // Nothing was left half done: a good run still works.
   assert.match((await demo(page, "runFilter", { filter: "sharpen" })).checksum, /^[0-9a-f]{16}$/);
