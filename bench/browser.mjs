@@ -2,19 +2,29 @@
 //  - main thread: a pthread holds a Mutex (or owes a WaitGroup a done()) for
 //    1 s while the page's main thread waits: frames painted, main-thread busy
 //    time (long tasks), and the notify-to-resume wake latency, for wsync's
-//    async API, wsync under Asyncify, and Emscripten's pthread_mutex_lock;
-//    plus wake latency over many short waits (median, p95).
+//    async API, wsync under Asyncify and under JSPI, Emscripten's
+//    emscripten_atomic_wait_suspending (6.0.0 and later), the page's bare
+//    Atomics.waitAsync, and Emscripten's pthread_mutex_lock; plus wake
+//    latency over many short waits (median, p95), each wait followed by one
+//    of the bare Atomics.waitAsync in the same page (the engine's floor);
+//    and the wasm size of the same program linked plain, with Asyncify and
+//    with JSPI.
 //  - filter: the demo page's blur at 1..N threads on the wsync pool and with
 //    pthread_create/pthread_barrier/pthread_join, and how busy Chromium's
 //    other threads kept the cores meanwhile.
 // WSYNC_WASM_BUILD_DIR names the wasm build (bench/run passes its own).
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import { builtDir, launchBrowser, startServer } from "../tests/browser/harness.mjs";
 
 const reps = Number(process.env.WSYNC_BENCH_REPS ?? 5);
+const medianOf = (values) => {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 const emit = (group, impl, params, unit, values, extra = {}) => {
   const s = [...values].sort((a, b) => a - b);
-  const median = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  const median = medianOf(values);
   console.log(
     JSON.stringify({
       platform: "chromium",
@@ -75,25 +85,42 @@ try {
       await page.evaluate(() => window.ready);
       return page;
     };
-    const plain = await open("plain");
-    const asyncify = await open("asyncify");
+    const builds = ["plain", "asyncify"];
+    if (existsSync(path.join(builtDir("www"), "main_thread_jspi.js"))) builds.push("jspi");
+    const pages = {};
+    for (const build of builds) pages[build] = await open(build);
+    for (const build of builds) {
+      const bytes = statSync(path.join(builtDir("www"), `main_thread_${build}.wasm`)).size;
+      emit("wasmsize", build, "tests/browser/main_thread.cpp", "KB", [bytes / 1024]);
+    }
     const idle = [];
-    for (let r = 0; r < reps; ++r) idle.push((await plain.evaluate(() => window.idleFrames(1000))).frames);
+    for (let r = 0; r < reps; ++r) idle.push((await pages.plain.evaluate(() => window.idleFrames(1000))).frames);
     emit("mainthread", "idle page", "1 s", "frames painted", idle);
+    const suspending = builds.filter((b) => b !== "plain");
+    const mode = { asyncify: "Asyncify", jspi: "JSPI" };
+    const hasEmscriptenSuspending = await pages.asyncify.evaluate(
+      () => typeof Module._mt_em_wait_suspending === "function",
+    );
     const cases = [
-      ["wsync Mutex::lock_async", plain, "lock_async"],
-      ["wsync WaitGroup::wait_async", plain, "wait_async"],
-      ["wsync Mutex::lock (Asyncify)", asyncify, "lock_suspend"],
-      ["wsync WaitGroup::wait (Asyncify)", asyncify, "wait_suspend"],
-      ["pthread_mutex_lock", plain, "pthread_lock"],
+      ["wsync Mutex::lock_async", "plain", "lock_async"],
+      ["wsync WaitGroup::wait_async", "plain", "wait_async"],
+      ...suspending.flatMap((b) => [
+        [`wsync Mutex::lock (${mode[b]})`, b, "lock_suspend"],
+        [`wsync WaitGroup::wait (${mode[b]})`, b, "wait_suspend"],
+      ]),
+      ...(hasEmscriptenSuspending
+        ? suspending.map((b) => [`emscripten_atomic_wait_suspending (${mode[b]})`, b, "em_wait_suspending"])
+        : []),
+      ["bare Atomics.waitAsync (the floor)", "plain", "bare_wait_async"],
+      ["pthread_mutex_lock", "plain", "pthread_lock"],
     ];
-    for (const [impl, page, name] of cases) {
+    for (const [impl, build, name] of cases) {
       const frames = [],
         busy = [],
         latency = [],
         gaps = [];
       for (let r = 0; r < reps; ++r) {
-        const m = await page.evaluate((n) => window.scenario(n, { holdMs: 1000 }), name);
+        const m = await pages[build].evaluate((n) => window.scenario(n, { holdMs: 1000 }), name);
         frames.push(m.frames);
         busy.push(m.longTasks.reduce((a, b) => a + b, 0));
         latency.push(m.latencyMs);
@@ -106,15 +133,24 @@ try {
       });
     }
     // Wake latency over many short waits: notify -> main thread resumed.
-    for (const [impl, page, name] of cases.slice(0, 4)) {
-      const latencies = [];
+    // Each wait takes turns with one of the page's bare Atomics.waitAsync, so
+    // the floor is measured in the same page at the same moments.
+    const shortWait = (build, name) =>
+      pages[build].evaluate(async (n) => (await window.scenario(n, { holdMs: 20 })).latencyMs, name);
+    for (const [impl, build, name] of cases.filter(([, , n]) => n !== "pthread_lock" && n !== "bare_wait_async")) {
+      const latencies = [],
+        floor = [];
       for (let i = 0; i < 40; ++i) {
-        latencies.push((await page.evaluate((n) => window.scenario(n, { holdMs: 20 }), name)).latencyMs);
+        latencies.push(await shortWait(build, name));
+        floor.push(await shortWait(build, "bare_wait_async"));
       }
-      emit("wakelatency", impl, "40 waits of 20 ms", "ms", latencies, { p95: percentile(latencies, 0.95) });
+      emit("wakelatency", impl, "40 waits of 20 ms", "ms", latencies, {
+        p95: percentile(latencies, 0.95),
+        floorMs: medianOf(floor),
+        floorP95: percentile(floor, 0.95),
+      });
     }
-    await plain.close();
-    await asyncify.close();
+    for (const page of Object.values(pages)) await page.close();
   } finally {
     await www.close();
   }
@@ -142,7 +178,14 @@ try {
     for (let r = 0; r < 3 * reps; ++r) {
       for (const p of points) {
         const run = await page.evaluate(
-          ([t, c]) => window.wsyncDemo.runFilter({ filter: "blur", radius: 8, threads: t, runs: 1, compare: c }),
+          ([t, c]) =>
+            window.wsyncDemo.runFilter({
+              filter: "blur",
+              radius: 8,
+              threads: t,
+              runs: 1,
+              wait: c ? "compare" : "async",
+            }),
           [p.threads, p.compare],
         );
         p.times.push(...run.times);
