@@ -14,7 +14,12 @@
 #if __has_include(<emscripten/version.h>)
 #include <emscripten/version.h>
 #endif
-#if __EMSCRIPTEN_major__ >= 6
+#ifdef __EMSCRIPTEN_MAJOR__
+#define WSYNC_TEST_EMSCRIPTEN_MAJOR __EMSCRIPTEN_MAJOR__
+#else
+#define WSYNC_TEST_EMSCRIPTEN_MAJOR __EMSCRIPTEN_major__  // older releases: only the lower-case name
+#endif
+#if WSYNC_TEST_EMSCRIPTEN_MAJOR >= 6
 #include <emscripten/atomic.h>  // emscripten_atomic_wait_suspending (6.0.0)
 #endif
 
@@ -361,7 +366,7 @@ EMSCRIPTEN_KEEPALIVE void mt_notify_bare_word(int hold_ms) {
 EMSCRIPTEN_KEEPALIVE double mt_released() { return g_released.load(); }
 EMSCRIPTEN_KEEPALIVE double mt_now() { return emscripten_get_now(); }
 
-#if __EMSCRIPTEN_major__ >= 6
+#if WSYNC_TEST_EMSCRIPTEN_MAJOR >= 6
 // Emscripten's own suspending wait (Atomics.waitAsync, then JSPI or
 // Asyncify) on the bare word: the peer of the blocking wsync waits.
 EMSCRIPTEN_KEEPALIVE int mt_em_wait_suspending(double timeout_ms) {
