@@ -74,46 +74,40 @@ test("the page is cross-origin isolated and the main thread knows it may not blo
   await page.close();
 });
 
-test("async API: lock_async and wait_async keep the page painting", async () => {
-  const { page, consoleMessages, pageErrors } = await load("plain");
+// In `build`, each of `waits` ([scenario, what]) of about HOLD_MS keeps the
+// page painting, and nothing warns or throws.
+async function assertWaitsKeepPainting(build, waits) {
+  const { page, consoleMessages, pageErrors } = await load(build);
   const idle = await page.evaluate(() => window.idleFrames(1000));
-  assertResponsive(await scenario(page, "lock_async", { holdMs: HOLD_MS }), idle, "Mutex::lock_async");
-  assertResponsive(await scenario(page, "wait_async", { holdMs: HOLD_MS }), idle, "WaitGroup::wait_async");
+  for (const [name, what] of waits) assertResponsive(await scenario(page, name, { holdMs: HOLD_MS }), idle, what);
   assert.deepEqual(pageErrors, []);
   assert.deepEqual(
     consoleMessages.filter((m) => m.type === "warning" || m.type === "error"),
     [],
   );
   await page.close();
-});
+}
 
-test("Asyncify: blocking lock() and wait() suspend and keep the page painting", async () => {
-  const { page, consoleMessages, pageErrors } = await load("asyncify");
-  const idle = await page.evaluate(() => window.idleFrames(1000));
-  assertResponsive(await scenario(page, "lock_suspend", { holdMs: HOLD_MS }), idle, "Asyncify Mutex::lock");
-  assertResponsive(await scenario(page, "wait_suspend", { holdMs: HOLD_MS }), idle, "Asyncify WaitGroup::wait");
-  assert.deepEqual(pageErrors, []);
-  assert.deepEqual(
-    consoleMessages.filter((m) => m.type === "warning" || m.type === "error"),
-    [],
-  );
-  await page.close();
-});
+test("async API: lock_async and wait_async keep the page painting", () =>
+  assertWaitsKeepPainting("plain", [
+    ["lock_async", "Mutex::lock_async"],
+    ["wait_async", "WaitGroup::wait_async"],
+  ]));
 
-test("JSPI: blocking lock() and wait() suspend and keep the page painting", async (t) => {
+test("Asyncify: blocking lock() and wait() suspend and keep the page painting", () =>
+  assertWaitsKeepPainting("asyncify", [
+    ["lock_suspend", "Asyncify Mutex::lock"],
+    ["wait_suspend", "Asyncify WaitGroup::wait"],
+  ]));
+
+test("JSPI: blocking lock() and wait() suspend and keep the page painting", (t) => {
   if (!jspiBuilt()) return t.skip(NO_JSPI);
-  const { page, consoleMessages, pageErrors } = await load("jspi");
-  const idle = await page.evaluate(() => window.idleFrames(1000));
-  assertResponsive(await scenario(page, "lock_suspend", { holdMs: HOLD_MS }), idle, "JSPI Mutex::lock");
-  assertResponsive(await scenario(page, "wait_suspend", { holdMs: HOLD_MS }), idle, "JSPI WaitGroup::wait");
-  // The async API works in a JSPI program as in any other.
-  assertResponsive(await scenario(page, "lock_async", { holdMs: HOLD_MS }), idle, "JSPI build Mutex::lock_async");
-  assert.deepEqual(pageErrors, []);
-  assert.deepEqual(
-    consoleMessages.filter((m) => m.type === "warning" || m.type === "error"),
-    [],
-  );
-  await page.close();
+  return assertWaitsKeepPainting("jspi", [
+    ["lock_suspend", "JSPI Mutex::lock"],
+    ["wait_suspend", "JSPI WaitGroup::wait"],
+    // The async API works in a JSPI program as in any other.
+    ["lock_async", "JSPI build Mutex::lock_async"],
+  ]);
 });
 
 test("what suspension the program has: none, Asyncify or JSPI, found at run time", async () => {
