@@ -88,8 +88,9 @@ mergeInto(LibraryManager.library, {
   // The blocking wait of the browser main thread: sleeps in wsyncWaitAsync
   // while the stack is suspended (Asyncify unwinds and rewinds it; under
   // JSPI the import returns the promise), and returns its result (0 woken,
-  // 1 not-equal, 2 timed out). The __asyncjs__ prefix puts it in every
-  // Asyncify or JSPI build's list of async imports.
+  // 1 not-equal, 2 timed out). __async and the __asyncjs__ prefix (3.1.6
+  // knows only the prefix) make it an async import: Asyncify instruments
+  // its callers, JSPI wraps it in WebAssembly.Suspending.
   __asyncjs__wsync_js_suspend_wait__sig: 'iiid',
 #if ASYNCIFY
   __asyncjs__wsync_js_suspend_wait__async: true,
