@@ -65,8 +65,8 @@ void report_blocked_main_thread(double threshold_ms) {
 }
 
 // The browser main thread. Same contract as futex_wait; a wait that polls
-// (the spin, and the poll where it cannot suspend) never queues on the word, so a
-// change it sees counts as a wake.
+// (the spin, and the poll where it cannot suspend) never queues on the
+// word, so a change it sees counts as a wake.
 Woke wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected, Deadline deadline) {
   const double start = emscripten_get_now();
   const double spin_end = start + main_thread_spin_us() / 1000;
@@ -87,8 +87,8 @@ Woke wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected,
       if (wsync_js_can_suspend()) {
         // This stack leaves for the event loop (Asyncify unwinds it, JSPI
         // suspends it) and comes back when the word is notified (or the
-        // time is up). A timeout consumed no
-        // wake; if it came a hair early the caller's loop waits again.
+        // time is up). A timeout consumed no wake; if it came a hair early
+        // the caller's loop waits again.
         const int result = wsync_js_suspend_wait(&word, expected, remaining_ms(deadline));
         if (result != kWaitTimedOut) return result == kWaitNotEqual ? Woke::kNotEqual : Woke::kWoken;
         return deadline.remaining_ns() == 0 ? Woke::kTimedOut : Woke::kNotEqual;
