@@ -1,13 +1,23 @@
-// The demo page (web/, built into build/wasm/web) in real Chromium, served by
+// The demo page (web/, built into build/wasm/web) in each real browser engine (harness.mjs), served by
 // the real serve.py: it is isolated and loads cleanly; every filter equals the
 // native build of the same C++ (examples/filter) on 1 and N threads; the page
 // keeps painting through a long run; without the headers it shows the banner.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
 import path from "node:path";
-import { builtDir, openPage, root, servedBrowser, startServer } from "./harness.mjs";
+import {
+  builtDir,
+  decodePng,
+  engine,
+  openPage,
+  root,
+  servedBrowser,
+  startServer,
+  unisolatedBrowser,
+} from "./harness.mjs";
 
 const nativeBuild = path.resolve(root, process.env.WSYNC_NATIVE_BUILD_DIR ?? "build/native");
 const referenceTool = path.join(nativeBuild, "examples", "filter", "filter_reference");
@@ -22,8 +32,10 @@ function nativeReference(side) {
 
 const ctx = servedBrowser(() => builtDir("web"));
 
-async function openDemo(url = ctx.server.url) {
-  const opened = await openPage(ctx.browser, url);
+async function openDemo(url = ctx.server.url, browser = ctx.browser) {
+  const opened = await openPage(browser, url);
+  // demo.js is a module: it may run after the load event the driver awaited.
+  await opened.page.waitFor(() => window.wsyncDemo !== undefined);
   opened.ready = await opened.page.evaluate(() => window.wsyncDemo.ready);
   return opened;
 }
@@ -48,9 +60,9 @@ test("served by serve.py the demo is cross-origin isolated and loads with no con
   const poolSize = await page.evaluate(() => window.wsyncDemo.poolSize);
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   assert.equal(poolSize, Math.min(cores, 16), "one pool thread per core");
-  assert.equal(await page.textContent("#status"), `ready: ${poolSize} worker thread(s) in the pool`);
-  assert.equal(await page.isHidden("#banner"), true);
-  assert.equal(await page.locator("#threads option").count(), poolSize);
+  assert.equal(await page.text("#status"), `ready: ${poolSize} worker thread(s) in the pool`);
+  assert.equal(await page.visible("#banner"), false);
+  assert.equal(await page.count("#threads option"), poolSize);
   assert.deepEqual(pageErrors, []);
   assert.deepEqual(
     consoleMessages.filter((m) => m.type === "error" || m.type === "warning"),
@@ -88,19 +100,19 @@ test("every filter equals the native build, on 1 and N threads, each way of wait
 test("the controls: a blur picked in the form runs on the pool and shows its figures", async () => {
   const reference = nativeReference(1024);
   const { page } = await openDemo();
-  await page.selectOption("#filter", "blur");
+  await page.select("#filter", "blur");
   await page.fill("#radius", "4");
-  await page.selectOption("#runs", "3");
+  await page.select("#runs", "3");
   await page.click("#run");
-  await page.waitForFunction(() => document.getElementById("status").textContent === "done");
-  assert.equal(await page.textContent("#checksum"), reference["blur-4"]);
-  assert.match(await page.textContent("#times"), /^\d+\.\d, \d+\.\d, \d+\.\d$/);
-  assert.match(await page.textContent("#median"), /^\d+\.\d ms \(1024 x 1024, \d+ threads?\)$/);
-  assert.match(await page.textContent("#gap"), /^\d+\.\d ms \(\d+ frames painted\)$/);
+  await page.waitFor(() => document.getElementById("status").textContent === "done");
+  assert.equal(await page.text("#checksum"), reference["blur-4"]);
+  assert.match(await page.text("#times"), /^\d+\.\d, \d+\.\d, \d+\.\d$/);
+  assert.match(await page.text("#median"), /^\d+\.\d ms \(1024 x 1024, \d+ threads?\)$/);
+  assert.match(await page.text("#gap"), /^\d+\.\d ms \(\d+ frames painted\)$/);
   await page.click("#speedup");
-  await page.waitForFunction(() => document.getElementById("status").textContent === "done");
+  await page.waitFor(() => document.getElementById("status").textContent === "done");
   const poolSize = await page.evaluate(() => window.wsyncDemo.poolSize);
-  assert.equal(await page.locator("#chart circle").count(), poolSize, "one point per thread count");
+  assert.equal(await page.count("#chart circle"), poolSize, "one point per thread count");
   await page.close();
 });
 
@@ -115,12 +127,12 @@ test("the page keeps painting through a long filter run on 1 and on N threads", 
   const results = {};
   for (const threads of new Set([1, poolSize])) {
     // From the button, so the work starts in a task of the page's own.
-    await page.selectOption("#filter", "blur");
+    await page.select("#filter", "blur");
     await page.fill("#radius", "20");
-    await page.selectOption("#threads", String(threads));
-    await page.selectOption("#runs", "1");
+    await page.select("#threads", String(threads));
+    await page.select("#runs", "1");
     await page.click("#run");
-    await page.waitForFunction(() => document.getElementById("status").textContent === "done", null, {
+    await page.waitFor(() => document.getElementById("status").textContent === "done", null, {
       timeout: 60_000,
     });
     const r = await page.evaluate(() => window.wsyncDemo.last);
@@ -133,7 +145,11 @@ test("the page keeps painting through a long filter run on 1 and on N threads", 
     assert.ok(r.medianMs > 200, "long enough to matter");
     assert.ok(r.maxFrameGapMs < 100, `longest frame gap ${r.maxFrameGapMs} ms`);
     assert.equal(r.longTasks, 0, "no main-thread task over 100 ms");
-    assert.ok(r.frames >= (r.medianMs / 16.7) * 0.5, `frames kept coming (${r.frames} in ${r.medianMs} ms)`);
+    // Half the display's rate; where the pool has more threads than the
+    // machine has cores (WebKitGTK reports 4 cores on a 2-core machine), the
+    // painting shares the cores with them: one frame per 50 ms.
+    const frameMs = threads > cpus().length ? 50 : 16.7 * 2;
+    assert.ok(r.frames >= r.medianMs / frameMs, `frames kept coming (${r.frames} in ${r.medianMs} ms)`);
     await settle(page);
   }
   // The blur's two passes meet at a barrier of exactly N participants, so the
@@ -157,8 +173,8 @@ test("the page keeps painting through a long filter run on 1 and on N threads", 
   const jspiBuilt = existsSync(path.join(builtDir("web"), "filter_demo_jspi.js"));
   assert.equal(
     suspension,
-    jspiBuilt ? "JSPI" : "Asyncify",
-    "Chromium has JSPI: the page loads that build if there is one",
+    jspiBuilt && engine.jspi ? "JSPI" : "Asyncify",
+    `${engine.label} ${engine.jspi ? "has" : "has no"} JSPI: the page loads that build where it can`,
   );
   assert.equal(b.checksum, reference["blur-20"]);
   assert.ok(b.maxFrameGapMs < 100, `blocking wait: longest frame gap ${b.maxFrameGapMs} ms`);
@@ -170,6 +186,59 @@ test("the page keeps painting through a long filter run on 1 and on N threads", 
     `compare mode (pthread_create/barrier/join): ${c.medianMs.toFixed(0)} ms, longest frame gap ${c.maxFrameGapMs.toFixed(0)} ms`,
   );
   assert.equal(c.checksum, reference["blur-20"]);
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
+// What a user sees, read from the engine's own screenshots (kept in
+// build/screenshots/ to look at): the page rendered, the sample drawn in
+// colour, the filter's output drawn in grey, the speedup chart's line and
+// points in the chart's blue.
+test("a screenshot shows the page, the picture before and after, and the speedup chart", async () => {
+  const { page, pageErrors } = await openDemo();
+  await demo(page, "loadSample", 256);
+  await demo(page, "runFilter", { filter: "grayscale" });
+  await demo(page, "measureSpeedup", { filter: "grayscale", runs: 1 });
+  const shots = path.join(root, "build", "screenshots");
+  mkdirSync(shots, { recursive: true });
+  // Scrolls `selector` into view, takes a screenshot, and returns a grid of
+  // pixels sampled inside the element's box.
+  async function look(selector) {
+    const box = await page.evaluate(async (s) => {
+      const e = document.querySelector(s);
+      e.scrollIntoView({ block: "center" });
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const r = e.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height, scale: devicePixelRatio };
+    }, selector);
+    const png = await page.screenshot();
+    writeFileSync(path.join(shots, `demo-${engine.name}-${selector.slice(1)}.png`), png);
+    const shot = decodePng(png);
+    const pixels = [];
+    for (let i = 1; i < 40; ++i) {
+      for (let j = 1; j < 40; ++j) {
+        const x = Math.floor((box.x + (box.width * i) / 40) * box.scale);
+        const y = Math.floor((box.y + (box.height * j) / 40) * box.scale);
+        if (x < shot.width && y < shot.height) pixels.push(shot.pixel(x, y));
+      }
+    }
+    assert.ok(
+      pixels.length > 1000,
+      `${selector} is on screen (${JSON.stringify(box)}, shot ${shot.width} x ${shot.height})`,
+    );
+    return pixels;
+  }
+  const distinct = (pixels) => new Set(pixels.map(String)).size;
+  const grey = ([r, g, b]) => Math.max(r, g, b) - Math.min(r, g, b) <= 3;
+  const before = await look("#before");
+  assert.ok(distinct(before) > 50, `the sample is drawn (${distinct(before)} colours)`);
+  assert.ok(before.filter(grey).length < before.length / 2, "in colour");
+  const after = await look("#after");
+  assert.ok(distinct(after) > 20, `the output is drawn (${distinct(after)} shades)`);
+  assert.equal(after.filter(grey).length, after.length, "in grey");
+  const chart = await look("#chart");
+  const blue = ([r, g, b]) => Math.abs(r - 0x3b) + Math.abs(g - 0x7d) + Math.abs(b - 0xdd) < 60;
+  assert.ok(chart.filter(blue).length >= 5, `the chart's line and points (${chart.filter(blue).length} blue samples)`);
   assert.deepEqual(pageErrors, []);
   await page.close();
 });
@@ -201,8 +270,8 @@ function bmp(width, height, f) {
 
 test("the user's own picture: a file is loaded (large ones scaled down), a non-image is refused", async () => {
   const { page, pageErrors } = await openDemo();
-  await page.setInputFiles("#file", { name: "red.bmp", mimeType: "image/bmp", buffer: bmp(40, 30, () => [255, 0, 0]) });
-  await page.waitForFunction(() => window.wsyncDemo.image.width === 40);
+  await page.setFile("#file", { name: "red.bmp", mimeType: "image/bmp", buffer: bmp(40, 30, () => [255, 0, 0]) });
+  await page.waitFor(() => window.wsyncDemo.image.width === 40);
   assert.deepEqual(await page.evaluate(() => window.wsyncDemo.image), { width: 40, height: 30 });
   const r = await demo(page, "runFilter", { filter: "grayscale" });
   const pixel = await page.evaluate(() =>
@@ -210,16 +279,16 @@ test("the user's own picture: a file is loaded (large ones scaled down), a non-i
   );
   assert.deepEqual(pixel, [77, 77, 77, 255], "BT.601 luma of pure red");
   assert.match(r.checksum, /^[0-9a-f]{16}$/);
-  await page.setInputFiles("#file", {
+  await page.setFile("#file", {
     name: "wide.bmp",
     mimeType: "image/bmp",
     buffer: bmp(4096, 8, (x) => [x & 255, 0, 0]),
   });
-  await page.waitForFunction(() => window.wsyncDemo.image.width === 2048);
+  await page.waitFor(() => window.wsyncDemo.image.width === 2048);
   assert.deepEqual(await page.evaluate(() => window.wsyncDemo.image), { width: 2048, height: 4 });
-  await page.setInputFiles("#file", { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
-  await page.waitForFunction(() => document.getElementById("status").textContent.includes("notes.txt"));
-  assert.equal(await page.textContent("#status"), "wsync demo: notes.txt is not an image");
+  await page.setFile("#file", { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+  await page.waitFor(() => document.getElementById("status").textContent.includes("notes.txt"));
+  assert.equal(await page.text("#status"), "wsync demo: notes.txt is not an image");
   assert.deepEqual(
     await page.evaluate(() => window.wsyncDemo.image),
     { width: 2048, height: 4 },
@@ -263,31 +332,33 @@ test("bad arguments to the page's API are refused with exact messages", async ()
 
 test("served without the isolation headers, the page shows the banner with the fix, and nothing crashes", async () => {
   const plain = await startServer(builtDir("web"), ["--no-isolation"]);
+  const unisolated = await unisolatedBrowser(ctx);
   try {
-    const { page, ready, pageErrors, consoleMessages } = await openDemo(plain.url);
+    const { page, ready, pageErrors, consoleMessages } = await openDemo(plain.url, unisolated.browser);
     assert.equal(ready, false);
     assert.equal(await page.evaluate(() => crossOriginIsolated), false);
-    assert.equal(await page.isVisible("#banner"), true);
+    assert.equal(await page.visible("#banner"), true);
     const missing = "SharedArrayBuffer is not available: this page is not cross-origin isolated.";
     const fix =
       'Serve the page with the headers "Cross-Origin-Opener-Policy: same-origin" and ' +
       '"Cross-Origin-Embedder-Policy: require-corp", from https or http://localhost ' +
       "(wsync's serve.py does).";
-    assert.equal(await page.textContent("#banner-title"), missing);
-    assert.equal(
-      await page.textContent("#banner-text"),
-      `${fix}\nFrom a wsync checkout: python3 serve.py build/wasm/web`,
-    );
-    assert.equal(await page.textContent("#status"), `cannot run: ${missing}`);
-    assert.deepEqual(
-      consoleMessages.filter((m) => m.type === "error").map((m) => m.text),
-      [`wsync: no WebAssembly threads here. ${missing} ${fix}`],
-      "the console says it too",
-    );
+    assert.equal(await page.text("#banner-title"), missing);
+    assert.equal(await page.text("#banner-text"), `${fix}\nFrom a wsync checkout: python3 serve.py build/wasm/web`);
+    assert.equal(await page.text("#status"), `cannot run: ${missing}`);
+    // The console says it too (what a page says while it loads is not seen
+    // over WebKit's WebDriver classic: see harness.mjs).
+    if (engine.consoleFromLoad) {
+      assert.deepEqual(
+        consoleMessages.filter((m) => m.type === "error").map((m) => m.text),
+        [`wsync: no WebAssembly threads here. ${missing} ${fix}`],
+      );
+    }
     assert.equal(await page.evaluate(() => typeof window.Module), "undefined", "the wasm module was not even loaded");
     assert.deepEqual(pageErrors, []);
     await page.close();
   } finally {
+    await unisolated.close();
     await plain.close();
   }
 });
