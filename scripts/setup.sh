@@ -20,7 +20,9 @@ say() { printf '[setup] %s\n' "$*"; }
 # Debian packages, each with the command or file that shows it is present.
 #   emscripten 3.1.6 (brings binaryen 108: wasm-dis, wasm-opt), GoogleTest
 #   sources, Python 3 (emcc, serve.py, the test helpers), Node.js and npm,
-#   Chromium (the browser tests; no test tool may download its own browser),
+#   the browser engines of the browser tests (no test tool may download its
+#   own browser): Chromium, Firefox ESR, WebKitGTK's WebKitWebDriver with
+#   MiniBrowser, and Xvfb with xauth for WebKitGTK's X display,
 #   pkg-config (the example that links the installed wsync with it), spin
 #   (the model checks in tests/models), clang-format (the C and C++ style
 #   check, .clang-format), mmdebstrap (the current Emscripten's chroot,
@@ -34,6 +36,10 @@ packages=(
   "binaryen:command:wasm-dis"
   "googletest:file:/usr/src/googletest/CMakeLists.txt"
   "chromium:file:/usr/bin/chromium"
+  "firefox-esr:command:firefox-esr"
+  "webkit2gtk-driver:command:WebKitWebDriver"
+  "xvfb:command:xvfb-run"
+  "xauth:command:xauth"
   "pkgconf:command:pkg-config"
   "spin:command:spin"
   "clang-format:command:clang-format"
@@ -66,14 +72,36 @@ else
   say "installed: ${missing[*]}"
 fi
 
-# npm packages of the tests: playwright-core (browser tests) and prettier
-# (the JS style check), pinned by tests/browser/package-lock.json;
-# reinstalled when the lock names another version of either.
+# Firefox ESR 140, the engine without Atomics.waitAsync: bookworm's main
+# suite still has it (firefox-esr above is 153, from bookworm-security).
+# Its package is unpacked beside 153, not installed (WSYNC_FIREFOX_140_ROOT
+# overrides where; tests/browser/harness.mjs looks there).
+ff140=${WSYNC_FIREFOX_140_ROOT:-/opt/wsync/firefox-esr-140}
+if [ ! -x "$ff140/usr/lib/firefox-esr/firefox-esr" ]; then
+  version() { apt-cache madison firefox-esr | awk -F'|' '{gsub(/ /, "", $2)} $2 ~ /^140\./ {print $2; exit}'; }
+  as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+  v=$(version)
+  if [ -z "$v" ]; then as_root apt-get update -qq; v=$(version); fi
+  [ -n "$v" ] || { echo "[setup] no firefox-esr 140 in apt's sources (bookworm main has it)" >&2; exit 1; }
+  say "unpacking firefox-esr $v into $ff140"
+  scratch=$(mktemp -d)
+  (cd "$scratch" && apt-get download -qq -o APT::Sandbox::User=root "firefox-esr=$v")
+  as_root rm -rf "$ff140.partial"
+  as_root mkdir -p "$(dirname "$ff140")"
+  as_root dpkg -x "$scratch"/firefox-esr_*.deb "$ff140.partial"
+  as_root mv "$ff140.partial" "$ff140"
+  rm -rf "$scratch"
+fi
+
+# npm packages of the tests: playwright-core (Chromium) and puppeteer-core
+# (Firefox) for the browser tests, and prettier (the JS style check), pinned
+# by tests/browser/package-lock.json; reinstalled when the lock names
+# another version of any.
 browser="$root/tests/browser"
 npm_versions() {  # npm_versions lock|installed
   node -e '
     const [dir, which] = process.argv.slice(1);
-    console.log(["playwright-core", "prettier"].map((name) => {
+    console.log(["playwright-core", "puppeteer-core", "prettier"].map((name) => {
       try {
         return which === "lock"
           ? require(`${dir}/package-lock.json`).packages[`node_modules/${name}`].version
@@ -83,11 +111,14 @@ npm_versions() {  # npm_versions lock|installed
 }
 want=$(npm_versions lock)
 if [ "$want" != "$(npm_versions installed)" ]; then
-  say "npm ci in tests/browser (playwright-core, prettier: $want)"
+  say "npm ci in tests/browser (playwright-core, puppeteer-core, prettier: $want)"
   (cd "$browser" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 
-say "emcc $(NODE_PATH=/usr/share/nodejs emcc --version 2>/dev/null | head -1 | sed 's/^emcc (.*) \([^ ]*\).*/\1/'), node $(node --version), cmake $(cmake --version | head -1 | awk '{print $3}'), $(chromium --version 2>/dev/null | head -1), playwright-core ${want% *}, prettier ${want#* }"
+read -r playwright puppeteer prettier <<<"$want"
+say "emcc $(NODE_PATH=/usr/share/nodejs emcc --version 2>/dev/null | head -1 | sed 's/^emcc (.*) \([^ ]*\).*/\1/'), node $(node --version), cmake $(cmake --version | head -1 | awk '{print $3}')"
+say "$(chromium --version 2>/dev/null | head -1), $(firefox-esr --version 2>/dev/null), $("$ff140/usr/lib/firefox-esr/firefox-esr" --version 2>/dev/null), WebKitGTK $(dpkg-query -W -f='${Version}' webkit2gtk-driver 2>/dev/null)"
+say "playwright-core $playwright, puppeteer-core $puppeteer, prettier $prettier"
 
 # The current Emscripten: a Debian sid chroot made by Debian's mmdebstrap,
 # from the mirror this machine's apt already uses (WSYNC_DEBIAN_MIRROR

@@ -2,8 +2,9 @@
 # Runs every wsync test: installs what is missing, builds native, native
 # under ThreadSanitizer, and wasm with both toolchains (Debian 12's
 # Emscripten 3.1.6 and the current one, in scripts/setup.sh's chroot); runs
-# each suite (wasm in Node and in Chromium, per toolchain), and ends with one
-# line: "N passed, N failed".
+# each suite (wasm in Node and in Chromium per toolchain; in Firefox ESR,
+# WebKitGTK and Firefox ESR 140), and ends with one line: "N passed, N
+# failed".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -170,9 +171,9 @@ else
 fi
 # The dev server, as a user meets it (headers, types, traversal, misuse).
 node_suite server tests/server/
-# Real Chromium (Playwright) on pages of each wasm build (the demo and the
-# main-thread programs), served by serve.py; the demo is checked against the
-# native build's filter output.
+# Real Chromium on pages of each wasm build (the demo and the main-thread
+# programs), served by serve.py; the demo is checked against the native
+# build's filter output.
 WSYNC_WASM_BUILD_DIR=build/wasm WSYNC_NATIVE_BUILD_DIR=build/native node_suite "browser-wasm-$old" tests/browser/
 if [ -n "$current" ]; then
   WSYNC_WASM_BUILD_DIR=build/wasm-current WSYNC_NATIVE_BUILD_DIR=build/native \
@@ -180,6 +181,24 @@ if [ -n "$current" ]; then
 else
   not_run browser-wasm-current "no current Emscripten"
 fi
+# The same suite in the other engines (tests/browser/harness.mjs), each
+# counted on its own: Firefox ESR and WebKitGTK (on an Xvfb display) on the
+# current toolchain's pages (JSPI where the engine has it), and Firefox ESR
+# 140, which has no Atomics.waitAsync, on 3.1.6's, whose programs carry no
+# polyfill of it: wsync's own fallback runs there.
+engine_pages=build/wasm-current
+engine_label=$current
+if [ -z "$current" ]; then engine_pages=build/wasm; engine_label=$old; fi
+firefox=$(firefox-esr --version 2>/dev/null | sed -n 's/.* \([0-9]*\)\..*/\1/p')
+webkit=$(dpkg-query -W -f='${Version}' webkit2gtk-driver 2>/dev/null | sed 's/-.*//')
+WSYNC_BROWSER=firefox WSYNC_WASM_BUILD_DIR=$engine_pages WSYNC_NATIVE_BUILD_DIR=build/native \
+  node_suite "browser-firefox$firefox-wasm-$engine_label" tests/browser/
+RUN=(xvfb-run -a)
+WSYNC_BROWSER=webkit WSYNC_WASM_BUILD_DIR=$engine_pages WSYNC_NATIVE_BUILD_DIR=build/native \
+  node_suite "browser-webkitgtk$webkit-wasm-$engine_label" tests/browser/
+RUN=()
+WSYNC_BROWSER=firefox-140 WSYNC_WASM_BUILD_DIR=build/wasm WSYNC_NATIVE_BUILD_DIR=build/native \
+  node_suite "browser-firefox140-wasm-$old" tests/browser/
 
 # Installing, and every example built against the installed copy as an app
 # would build it: the examples tree on its own (find_package), a separate
