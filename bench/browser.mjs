@@ -1,4 +1,6 @@
-// The Chromium half of the benchmarks: prints JSON lines like the C++ ones.
+// The browser half of the benchmarks, in the engine WSYNC_BROWSER names
+// (tests/browser/harness.mjs: chromium, firefox or webkit): prints JSON
+// lines like the C++ ones, with the engine's name as their platform.
 //  - main thread: a pthread holds a Mutex (or owes a WaitGroup a done()) for
 //    1 s while the page's main thread waits: frames painted, main-thread busy
 //    time (long tasks), and the notify-to-resume wake latency, for wsync's
@@ -10,12 +12,12 @@
 //    and the wasm size of the same program linked plain, with Asyncify and
 //    with JSPI.
 //  - filter: the demo page's blur at 1..N threads on the wsync pool and with
-//    pthread_create/pthread_barrier/pthread_join, and how busy Chromium's
-//    other threads kept the cores meanwhile.
+//    pthread_create/pthread_barrier/pthread_join, and (Chromium) how busy
+//    the browser's other threads kept the cores meanwhile.
 // WSYNC_WASM_BUILD_DIR names the wasm build (bench/run passes its own).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { builtDir, launchBrowser, startServer } from "../tests/browser/harness.mjs";
+import { builtDir, engine, launchBrowser, startServer } from "../tests/browser/harness.mjs";
 
 const reps = Number(process.env.WSYNC_BENCH_REPS ?? 5);
 const medianOf = (values) => {
@@ -27,7 +29,7 @@ const emit = (group, impl, params, unit, values, extra = {}) => {
   const median = medianOf(values);
   console.log(
     JSON.stringify({
-      platform: "chromium",
+      platform: engine.name,
       group,
       impl,
       params,
@@ -79,6 +81,8 @@ try {
   // ---------------------------------------------------------- main thread --
   const www = await startServer(builtDir("www"));
   try {
+    // One page at a time (WebKit's driver keeps one session), each build's
+    // cases on its own page.
     const open = async (build) => {
       const page = await browser.newPage();
       await page.goto(`${www.url}main_thread.html?build=${build}`);
@@ -86,71 +90,77 @@ try {
       return page;
     };
     const builds = ["plain", "asyncify"];
-    if (existsSync(path.join(builtDir("www"), "main_thread_jspi.js"))) builds.push("jspi");
-    const pages = {};
-    for (const build of builds) pages[build] = await open(build);
-    for (const build of builds) {
-      const bytes = statSync(path.join(builtDir("www"), `main_thread_${build}.wasm`)).size;
-      emit("wasmsize", build, "tests/browser/main_thread.cpp", "KB", [bytes / 1024]);
+    if (engine.jspi && existsSync(path.join(builtDir("www"), "main_thread_jspi.js"))) builds.push("jspi");
+    // The same in every engine: reported once, with Chromium's figures.
+    for (const build of engine.name === "chromium" ? ["plain", "asyncify", "jspi"] : []) {
+      const wasm = path.join(builtDir("www"), `main_thread_${build}.wasm`);
+      if (existsSync(wasm))
+        emit("wasmsize", build, "tests/browser/main_thread.cpp", "KB", [statSync(wasm).size / 1024]);
     }
-    const idle = [];
-    for (let r = 0; r < reps; ++r) idle.push((await pages.plain.evaluate(() => window.idleFrames(1000))).frames);
-    emit("mainthread", "idle page", "1 s", "frames painted", idle);
-    const suspending = builds.filter((b) => b !== "plain");
     const mode = { asyncify: "Asyncify", jspi: "JSPI" };
-    const hasEmscriptenSuspending = await pages.asyncify.evaluate(
-      () => typeof Module._mt_em_wait_suspending === "function",
-    );
-    const cases = [
-      ["wsync Mutex::lock_async", "plain", "lock_async"],
-      ["wsync WaitGroup::wait_async", "plain", "wait_async"],
-      ...suspending.flatMap((b) => [
-        [`wsync Mutex::lock (${mode[b]})`, b, "lock_suspend"],
-        [`wsync WaitGroup::wait (${mode[b]})`, b, "wait_suspend"],
-      ]),
-      ...(hasEmscriptenSuspending
-        ? suspending.map((b) => [`emscripten_atomic_wait_suspending (${mode[b]})`, b, "em_wait_suspending"])
-        : []),
-      ["bare Atomics.waitAsync (the floor)", "plain", "bare_wait_async"],
-      ["pthread_mutex_lock", "plain", "pthread_lock"],
-    ];
-    for (const [impl, build, name] of cases) {
-      const frames = [],
-        busy = [],
-        latency = [],
-        gaps = [];
-      for (let r = 0; r < reps; ++r) {
-        const m = await pages[build].evaluate((n) => window.scenario(n, { holdMs: 1000 }), name);
-        frames.push(m.frames);
-        busy.push(m.longTasks.reduce((a, b) => a + b, 0));
-        latency.push(m.latencyMs);
-        gaps.push(m.maxFrameGapMs);
+    for (const build of builds) {
+      const page = await open(build);
+      if (build === "plain") {
+        const idle = [];
+        for (let r = 0; r < reps; ++r) idle.push((await page.evaluate(() => window.idleFrames(1000))).frames);
+        emit("mainthread", "idle page", "1 s", "frames painted", idle);
       }
-      emit("mainthread", impl, "hold 1 s", "frames painted", frames, {
-        busyMs: busy.sort((a, b) => a - b)[reps >> 1],
-        maxFrameGapMs: gaps.sort((a, b) => a - b)[reps >> 1],
-        latencyMs: latency.sort((a, b) => a - b)[reps >> 1],
-      });
-    }
-    // Wake latency over many short waits: notify -> main thread resumed.
-    // Each wait takes turns with one of the page's bare Atomics.waitAsync, so
-    // the floor is measured in the same page at the same moments.
-    const shortWait = (build, name) =>
-      pages[build].evaluate(async (n) => (await window.scenario(n, { holdMs: 20 })).latencyMs, name);
-    for (const [impl, build, name] of cases.filter(([, , n]) => n !== "pthread_lock" && n !== "bare_wait_async")) {
-      const latencies = [],
-        floor = [];
-      for (let i = 0; i < 40; ++i) {
-        latencies.push(await shortWait(build, name));
-        floor.push(await shortWait(build, "bare_wait_async"));
+      // Long-task entries are Chromium's; elsewhere busy time is not measured.
+      const seesLongTasks = await page.evaluate(() => window.seesLongTasks);
+      const hasEmscriptenSuspending = await page.evaluate(() => typeof Module._mt_em_wait_suspending === "function");
+      const cases =
+        build === "plain"
+          ? [
+              ["wsync Mutex::lock_async", "lock_async"],
+              ["wsync WaitGroup::wait_async", "wait_async"],
+              ["bare Atomics.waitAsync (the floor)", "bare_wait_async"],
+              ["pthread_mutex_lock", "pthread_lock"],
+            ]
+          : [
+              [`wsync Mutex::lock (${mode[build]})`, "lock_suspend"],
+              [`wsync WaitGroup::wait (${mode[build]})`, "wait_suspend"],
+              ...(hasEmscriptenSuspending
+                ? [[`emscripten_atomic_wait_suspending (${mode[build]})`, "em_wait_suspending"]]
+                : []),
+            ];
+      for (const [impl, name] of cases) {
+        const frames = [],
+          busy = [],
+          latency = [],
+          gaps = [];
+        for (let r = 0; r < reps; ++r) {
+          const m = await page.evaluate((n) => window.scenario(n, { holdMs: 1000 }), name);
+          frames.push(m.frames);
+          busy.push(m.longTasks.reduce((a, b) => a + b, 0));
+          latency.push(m.latencyMs);
+          gaps.push(m.maxFrameGapMs);
+        }
+        emit("mainthread", impl, "hold 1 s", "frames painted", frames, {
+          busyMs: seesLongTasks ? medianOf(busy) : null,
+          maxFrameGapMs: medianOf(gaps),
+          latencyMs: medianOf(latency),
+        });
       }
-      emit("wakelatency", impl, "40 waits of 20 ms", "ms", latencies, {
-        p95: percentile(latencies, 0.95),
-        floorMs: medianOf(floor),
-        floorP95: percentile(floor, 0.95),
-      });
+      // Wake latency over many short waits: notify -> main thread resumed.
+      // Each wait takes turns with one of the page's bare Atomics.waitAsync,
+      // so the floor is measured in the same page at the same moments.
+      const shortWait = (name) =>
+        page.evaluate(async (n) => (await window.scenario(n, { holdMs: 20 })).latencyMs, name);
+      for (const [impl, name] of cases.filter(([, n]) => n !== "pthread_lock" && n !== "bare_wait_async")) {
+        const latencies = [],
+          floor = [];
+        for (let i = 0; i < 40; ++i) {
+          latencies.push(await shortWait(name));
+          floor.push(await shortWait("bare_wait_async"));
+        }
+        emit("wakelatency", impl, "40 waits of 20 ms", "ms", latencies, {
+          p95: percentile(latencies, 0.95),
+          floorMs: medianOf(floor),
+          floorP95: percentile(floor, 0.95),
+        });
+      }
+      await page.close();
     }
-    for (const page of Object.values(pages)) await page.close();
   } finally {
     await www.close();
   }
@@ -160,6 +170,7 @@ try {
   try {
     const page = await browser.newPage();
     await page.goto(web.url);
+    await page.waitFor(() => window.wsyncDemo !== undefined);
     await page.evaluate(() => window.wsyncDemo.ready);
     const poolSize = await page.evaluate(() => window.wsyncDemo.poolSize);
     await page.evaluate(() => window.wsyncDemo.loadSample(1024));
