@@ -16,6 +16,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 say() { printf '[setup] %s\n' "$*"; }
+# as_root COMMAND...: as root, through sudo when this is not root.
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; return; fi
+  command -v sudo >/dev/null 2>&1 || { echo "[setup] need root (or sudo) for: $*" >&2; exit 1; }
+  sudo "$@"
+}
 
 # Debian packages, each with the command or file that shows it is present.
 #   emscripten 3.1.6 (brings binaryen 108: wasm-dis, wasm-opt), GoogleTest
@@ -61,14 +67,9 @@ done
 if [ ${#missing[@]} -eq 0 ]; then
   say "all Debian packages present"
 else
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null 2>&1 || { echo "[setup] need root to install: ${missing[*]}" >&2; exit 1; }
-    sudo="sudo"
-  fi
   say "installing: ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   say "installed: ${missing[*]}"
 fi
 
@@ -79,7 +80,6 @@ fi
 ff140=${WSYNC_FIREFOX_140_ROOT:-/opt/wsync/firefox-esr-140}
 if [ ! -x "$ff140/usr/lib/firefox-esr/firefox-esr" ]; then
   version() { apt-cache madison firefox-esr | awk -F'|' '{gsub(/ /, "", $2)} $2 ~ /^140\./ {print $2; exit}'; }
-  as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
   v=$(version)
   if [ -z "$v" ]; then as_root apt-get update -qq; v=$(version); fi
   [ -n "$v" ] || { echo "[setup] no firefox-esr 140 in apt's sources (bookworm main has it)" >&2; exit 1; }

@@ -1,7 +1,9 @@
-// The demo page (web/, built into build/wasm/web) in each real browser engine (harness.mjs), served by
-// the real serve.py: it is isolated and loads cleanly; every filter equals the
-// native build of the same C++ (examples/filter) on 1 and N threads; the page
-// keeps painting through a long run; without the headers it shows the banner.
+// The demo page (web/, built into build/wasm/web) in each browser engine
+// (harness.mjs), served by the real serve.py: it is isolated and loads
+// cleanly; every filter equals the native build of the same C++
+// (examples/filter) on 1 and N threads; the page keeps painting through a
+// long run; a screenshot shows it drawn; without the headers it shows the
+// banner.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";

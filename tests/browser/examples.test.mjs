@@ -1,8 +1,9 @@
-// examples/main-thread in each real browser engine (harness.mjs): the page's main thread locks a Mutex
-// a pthread holds for 1 s, with Asyncify, with JSPI (where the Emscripten
-// built that page) and with the async API, and keeps painting. WSYNC_EXAMPLES_BUILD_DIR picks the examples build (by default the
-// wasm tree's; scripts/test.sh also runs it on the examples built against an
-// installed wsync).
+// examples/main-thread in each browser engine (harness.mjs): the page's main
+// thread locks a Mutex a pthread holds for 1 s, with Asyncify, with JSPI
+// (where the Emscripten built that page and the engine has it) and with the
+// async API, and keeps painting. WSYNC_EXAMPLES_BUILD_DIR picks the examples
+// build (by default the wasm tree's; scripts/test.sh also runs it on the
+// examples built against an installed wsync).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -41,7 +42,7 @@ for (const build of ["asyncify", "jspi"]) {
       ["#async", "lock_async()"],
     ]) {
       await page.click(button);
-      const line = await page.waitFor(
+      const text = await page.waitFor(
         (w) =>
           document
             .getElementById("log")
@@ -50,7 +51,6 @@ for (const build of ["asyncify", "jspi"]) {
         what,
         { timeout: 10_000 },
       );
-      const text = line;
       console.log(`examples/main-thread: ${text}`);
       const [, ms, frames] = /waited (\d+) ms, (\d+) frames painted meanwhile/.exec(text).map(Number);
       assert.ok(ms >= 950, `${what} really waited (${ms} ms)`);
