@@ -1,6 +1,7 @@
 // library_wsync.js: wsync's Emscripten JS library (linked by the wsync::wsync
-// target with --js-library). It only sleeps and wakes; the lock and wait
-// algorithms stay in C++ (src/async_wasm.cpp, src/futex_wasm.cpp).
+// target with --js-library). It sleeps and wakes, and closes a lost-wake
+// race of Emscripten's pthread runtime; the lock and wait algorithms stay
+// in C++ (src/async_wasm.cpp, src/futex_wasm.cpp).
 
 mergeInto(LibraryManager.library, {
   // Waits while the 32-bit word at HEAP32[index] holds `expected`, for at
@@ -20,8 +21,8 @@ mergeInto(LibraryManager.library, {
   // The async C API's sleep: wsyncWaitAsync on the word at `addr`, then the
   // C function cb(arg, result) on the event loop. Keeps the runtime alive
   // while pending.
-  wsync_js_wait_async__deps: ['$wsyncWaitAsync', '$runtimeKeepalivePush', '$runtimeKeepalivePop',
-                              '$callUserCallback'],
+  wsync_js_wait_async__deps: ['$wsyncSettleStaleMailboxWaiters', '$wsyncWaitAsync', '$runtimeKeepalivePush',
+                              '$runtimeKeepalivePop', '$callUserCallback'],
   wsync_js_wait_async__sig: 'viidii',
   wsync_js_wait_async: function(addr, expected, timeoutMs, cb, arg) {
     runtimeKeepalivePush();
@@ -33,9 +34,29 @@ mergeInto(LibraryManager.library, {
     });
   },
 
+  // Emscripten's pthread runtime (6.0.5) arms an Atomics.waitAsync on the
+  // first word of every thread's struct (its mailbox's doorbell) and never
+  // cancels it when the thread exits. malloc hands that memory out again,
+  // and a notify(word, 1) on a futex word placed there wakes that stale
+  // waiter, first in line, instead of the thread asleep on the word: a lost
+  // wake, for wsync's words and everyone else's (Emscripten issue 27492;
+  // docs/toolchains.md). So wsync notifies the word just before the struct
+  // is freed. The stale waiter's worker has let go of that thread by then:
+  // the mailbox check it wakes finds no thread, or the worker's next one.
+  $wsyncSettleStaleMailboxWaiters__deps: ['$PThread'],
+  $wsyncSettleStaleMailboxWaiters__postset: 'wsyncSettleStaleMailboxWaiters();',
+  $wsyncSettleStaleMailboxWaiters: function() {
+    var returnWorkerToPool = PThread.returnWorkerToPool;
+    PThread.returnWorkerToPool = function(worker) {
+      if (worker.pthread_ptr) Atomics.notify(HEAP32, worker.pthread_ptr >> 2);
+      return returnWorkerToPool.apply(this, arguments);
+    };
+  },
+
   // Which suspension this program was linked with: 0 none, 1 Asyncify
   // (-sASYNCIFY), 2 JSPI (-sJSPI). See wsync_main_thread_suspension().
   wsync_js_suspension__sig: 'i',
+  wsync_js_suspension__deps: ['$wsyncSettleStaleMailboxWaiters'],
   wsync_js_suspension: function() { return {{{ ASYNCIFY }}}; },
 
 #if ASYNCIFY == 2
@@ -108,6 +129,7 @@ mergeInto(LibraryManager.library, {
 
   // One warning line on the console (the browser main thread's misuse note).
   wsync_js_warn__sig: 'vi',
+  wsync_js_warn__deps: ['$wsyncSettleStaleMailboxWaiters'],
   wsync_js_warn: function(message) {
     console.warn(UTF8ToString(message));
   },

@@ -485,4 +485,33 @@ EMSCRIPTEN_KEEPALIVE int mt_family_sync(int hold_ms) {
   return passed;
 }
 
+// Thread churn on this thread's blocking wait: `rounds` times, a fresh
+// BinarySemaphore on the heap (never freed: its thread may still be inside
+// the wake) and a detached pthread that releases it after 2 ms and exits,
+// while this thread waits for it, at most 30 s. Each exited thread's memory
+// goes back to malloc, where the next rounds' semaphores land. Emscripten
+// 6.0.5 left a waiter there that took the wake (js/library_wsync.js).
+// Reports whether every wait ended in its wake, well before 30 s.
+EMSCRIPTEN_KEEPALIVE int mt_churn_sync(int rounds) {
+  using namespace std::chrono_literals;
+  constexpr auto kPatience = 30s;
+  int woken = 0;
+  for (int round = 0; round < rounds; ++round) {
+    auto& semaphore = *new wsync::BinarySemaphore(0);
+    std::thread([&semaphore] {
+      std::this_thread::sleep_for(2ms);
+      semaphore.release();
+    }).detach();
+    const auto start = std::chrono::steady_clock::now();
+    const bool acquired = semaphore.try_acquire_for(kPatience);
+    if (acquired && std::chrono::steady_clock::now() - start < kPatience) {
+      ++woken;
+    } else {
+      std::printf("wsync test: round %d was not woken (acquired: %d)\n", round, acquired);
+    }
+  }
+  report(woken == rounds, 0);
+  return woken;
+}
+
 }  // extern "C"
