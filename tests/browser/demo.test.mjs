@@ -44,6 +44,19 @@ async function openDemo(url = ctx.server.url, browser = ctx.browser) {
 
 const demo = (page, call, ...args) => page.evaluate(([c, a]) => window.wsyncDemo[c](...a), [call, args]);
 
+// Frames a second that the page paints while doing nothing: the display's
+// rate in Chromium and Firefox, less in WebKitGTK on Xvfb.
+const idleFrameRate = (page) =>
+  page.evaluate(
+    () =>
+      new Promise((r) => {
+        let n = 0;
+        const start = performance.now();
+        const f = (t) => (t - start >= 1000 ? r((n * 1000) / (t - start)) : (++n, requestAnimationFrame(f)));
+        requestAnimationFrame(f);
+      }),
+  );
+
 // Lets a few frames paint (a freshly drawn 2048 x 2048 canvas costs one slow frame).
 const settle = (page) =>
   page.evaluate(
@@ -126,8 +139,15 @@ test("the page keeps painting through a long filter run on 1 and on N threads", 
   // Warm up every pool thread's code (wasm tiers up from its baseline compiler).
   await demo(page, "runFilter", { filter: "blur", radius: 20, threads: poolSize });
   await settle(page);
+  // N: the pool's threads, up to the machine's cores. WebKitGTK reported 4
+  // cores on a 2-core machine, so its pool had 4 threads; all four busy on 2
+  // cores measure how the OS shares the cores between them and the page,
+  // not whether the wait leaves the main thread free. The controls test
+  // above runs every thread count.
+  const busy = Math.min(poolSize, cpus().length);
+  const idleFps = await idleFrameRate(page);
   const results = {};
-  for (const threads of new Set([1, poolSize])) {
+  for (const threads of new Set([1, busy])) {
     // From the button, so the work starts in a task of the page's own.
     await page.select("#filter", "blur");
     await page.fill("#radius", "20");
@@ -141,25 +161,29 @@ test("the page keeps painting through a long filter run on 1 and on N threads", 
     results[threads] = r;
     console.log(
       `blur radius 20 on 2048 x 2048, ${threads} thread(s): ${r.medianMs.toFixed(0)} ms, ` +
-        `${r.frames} frames, longest frame gap ${r.maxFrameGapMs.toFixed(1)} ms, long tasks ${r.longTasks}`,
+        `${r.frames} frames (idle: ${idleFps.toFixed(0)} a second), longest frame gap ${r.maxFrameGapMs.toFixed(1)} ms, ` +
+        `long tasks ${r.longTasks}`,
     );
     assert.equal(r.checksum, reference["blur-20"]);
     assert.ok(r.medianMs > 200, "long enough to matter");
     assert.ok(r.maxFrameGapMs < 100, `longest frame gap ${r.maxFrameGapMs} ms`);
     assert.equal(r.longTasks, 0, "no main-thread task over 100 ms");
-    // Half the display's rate; where the pool has more threads than the
-    // machine has cores (WebKitGTK reports 4 cores on a 2-core machine), the
-    // painting shares the cores with them: one frame per 50 ms.
-    const frameMs = threads > cpus().length ? 50 : 16.7 * 2;
-    assert.ok(r.frames >= r.medianMs / frameMs, `frames kept coming (${r.frames} in ${r.medianMs} ms)`);
+    // Half the page's idle rate; a third in WebKitGTK, whose painting on
+    // Xvfb slows to about half its idle rate whenever the workers keep the
+    // cores busy (28 to 40 frames a second of 57 to 60, at 1 thread and at 2).
+    const share = engine.name === "webkit" ? 1 / 3 : 1 / 2;
+    assert.ok(
+      r.frames >= idleFps * share * (r.medianMs / 1000),
+      `frames kept coming (${r.frames} in ${r.medianMs} ms; idle: ${idleFps.toFixed(0)} a second)`,
+    );
     await settle(page);
   }
   // The blur's two passes meet at a barrier of exactly N participants, so the
   // N-thread run's checksum proves N workers took part. How much faster it
   // was depends on the machine's load: reported (bench/run measures it),
   // never asserted.
-  if (poolSize > 1) {
-    console.log(`speedup on ${poolSize} threads: ${(results[1].medianMs / results[poolSize].medianMs).toFixed(2)}x`);
+  if (busy > 1) {
+    console.log(`speedup on ${busy} threads: ${(results[1].medianMs / results[busy].medianMs).toFixed(2)}x`);
   }
   // The blocking C++ wait suspends (JSPI where the engine has it, Asyncify
   // elsewhere): the page keeps painting as with the async wait.
@@ -167,7 +191,7 @@ test("the page keeps painting through a long filter run on 1 and on N threads", 
   const b = await page.evaluate(async (threads) => {
     await new Promise((resolve) => setTimeout(resolve, 0)); // a task of the page's own
     return window.wsyncDemo.runFilter({ filter: "blur", radius: 20, threads, wait: "blocking" });
-  }, poolSize);
+  }, busy);
   console.log(
     `blocking WaitGroup::wait() under ${suspension}: ${b.medianMs.toFixed(0)} ms, ${b.frames} frames, ` +
       `longest frame gap ${b.maxFrameGapMs.toFixed(1)} ms, long tasks ${b.longTasks}`,
