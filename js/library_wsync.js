@@ -43,6 +43,8 @@ mergeInto(LibraryManager.library, {
   // docs/toolchains.md). So wsync notifies the word just before the struct
   // is freed. The stale waiter's worker has let go of that thread by then:
   // the mailbox check it wakes finds no thread, or the worker's next one.
+  // The imports that wsync's blocking and async waits reach depend on it,
+  // so every program that waits on a wsync word gets it.
   $wsyncSettleStaleMailboxWaiters__deps: ['$PThread'],
   $wsyncSettleStaleMailboxWaiters__postset: 'wsyncSettleStaleMailboxWaiters();',
   $wsyncSettleStaleMailboxWaiters: function() {

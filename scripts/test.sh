@@ -93,7 +93,7 @@ node_suite() {
   failed=$((failed + cancelled))
   # A skipped test says why in the log ("# SKIP reason"); it counts as neither.
   if [ "${skipped:-0}" -gt 0 ]; then
-    summary+=("$name: $passed passed, $failed failed, $skipped skipped ($(grep -oE '# SKIP .*' "$log" | sort -u | sed 's/^# SKIP //' | paste -sd ';' - | sed 's/;/; /g'))")
+    summary+=("$name: $passed passed, $failed failed, $skipped skipped ($(grep -oE '# SKIP .*' "$log" | sort -u | sed 's/^# SKIP //' | awk 'NR > 1 { printf "; " } { printf "%s", $0 }'))")
   else
     summary+=("$name: $passed passed, $failed failed")
   fi

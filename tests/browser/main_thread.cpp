@@ -486,8 +486,7 @@ EMSCRIPTEN_KEEPALIVE int mt_family_sync(int hold_ms) {
 }
 
 // Thread churn on this thread's blocking wait: `rounds` times, a fresh
-// BinarySemaphore on the heap (never freed: its thread may still be inside
-// the wake) and a detached pthread that releases it after 2 ms and exits,
+// BinarySemaphore (family::fresh) and a detached pthread that releases it after 2 ms and exits,
 // while this thread waits for it, at most 30 s. Each exited thread's memory
 // goes back to malloc, where the next rounds' semaphores land. Emscripten
 // 6.0.5 left a waiter there that took the wake (js/library_wsync.js).
@@ -497,7 +496,7 @@ EMSCRIPTEN_KEEPALIVE int mt_churn_sync(int rounds) {
   constexpr auto kPatience = 30s;
   int woken = 0;
   for (int round = 0; round < rounds; ++round) {
-    auto& semaphore = *new wsync::BinarySemaphore(0);
+    auto& semaphore = family::fresh<wsync::BinarySemaphore>(0);
     std::thread([&semaphore] {
       std::this_thread::sleep_for(2ms);
       semaphore.release();
