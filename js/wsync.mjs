@@ -57,9 +57,10 @@ const QUEUED = 2; // a caller runs f, others may sleep
 const COMPLETE = 3; // f returned
 
 const options = {
-  // How long a blocking wait spins before it sleeps, in pauses (C:
-  // wsync_set_spin_limit; 4000 in wasm, where a pause is as cheap as here).
-  spinLimit: 4000,
+  // The most a blocking wait spins before it sleeps, in pauses (C:
+  // wsync_set_spin_limit; 32768 in wasm, where a pause is as cheap as here).
+  // Each agent learns its budget below it (Spinner).
+  spinLimit: 32768,
   // Time the async forms spin before they await, in microseconds.
   spinMicros: 50,
   // How long a Mutex waiter sleeps before it asks the next unlock to hand it
@@ -68,7 +69,7 @@ const options = {
 };
 
 /**
- * Sets run-time options: `{ spinLimit }` (blocking spin budget, pauses),
+ * Sets run-time options: `{ spinLimit }` (the most a blocking wait spins, pauses),
  * `{ spinMicros }` (async spin budget, microseconds),
  * `{ handoffAfterMicros }` (a Mutex waiter's wait before it asks for the handoff).
  */
@@ -253,6 +254,12 @@ const now = () => performance.now();
 // ms). Resolves 'ok' (woken), 'not-equal' or 'timed-out' (only once the
 // deadline passed). Holds a timer while pending: in Node a pending waitAsync
 // does not keep the process alive.
+// Node exits when nothing but a pending Atomics.waitAsync is left, so there
+// a wait holds a timer meanwhile; a page stays, and its waits skip the timer
+// (one fewer thing to set up and tear down around every wake).
+const needsKeepAlive =
+  typeof process === "object" && process !== null && !!process.versions && typeof process.versions.node === "string";
+
 async function sleepAsync(i32, index, expected, deadline) {
   for (;;) {
     const remaining = deadline - now();
@@ -260,7 +267,9 @@ async function sleepAsync(i32, index, expected, deadline) {
     if (typeof Atomics.waitAsync !== "function") return pollAsync(i32, index, expected, deadline);
     const result = Atomics.waitAsync(i32, index, expected, remaining);
     let value = result.value; // 'not-equal' or 'timed-out' when settled synchronously
-    if (result.async) {
+    if (result.async && !needsKeepAlive) {
+      value = await result.value;
+    } else if (result.async) {
       // Held until the wait settles (not sized to `remaining`: the engine's
       // timeout may fire after ours would, leaving nothing to keep Node up).
       const keepAlive = setInterval(() => {}, 2 ** 30);
@@ -331,11 +340,25 @@ const sleepWhile = (i32, index, expected) => ({ done: false, i32, index, expecte
 // doubles up to MAX_GAP pauses: each load pulls the holder's cache line into
 // the shared state, and its unlock must fetch it back. Waiting for an event
 // (EVENT), it loads after every pause.
+//
+// A blocking agent learns how far to spin from its recent sleeps, with
+// src/waiter.hpp's rule and constants: a sleep that a wake ended within
+// SHORT_SLEEP_MS doubles the next spin (up to spinLimit), a longer sleep or
+// a timeout halves it (down to 1/64 of spinLimit): the limit halved as often
+// as the recent sleeps asked, so a new limit applies at once.
 const MAX_GAP = 16;
 const EVENT = true;
+const SHORT_SLEEP_MS = 0.02;
+const MOST_HALVINGS = 6;
+let halvings = 0; // this agent's; a new agent spins the whole limit
 let pauseSink = 0;
 const pause = () => {
   pauseSink = (pauseSink + 1) | 0; // JS has no pause instruction: a cheap step the JIT keeps
+};
+
+const budget = () => {
+  const share = Math.floor(options.spinLimit / 2 ** halvings);
+  return share > 0 || options.spinLimit === 0 ? share : 1;
 };
 
 class Spinner {
@@ -345,7 +368,13 @@ class Spinner {
     this.stop = stop; // performance.now() at which a timed spin stops
   }
   static counted() {
-    return new Spinner(false, options.spinLimit, 0);
+    return new Spinner(false, budget(), 0);
+  }
+  // The blocking driver's report of one sleep: how long it lasted (ms), and
+  // whether a wake ended it.
+  static learn(woken, sleptMs) {
+    if (woken && sleptMs < SHORT_SLEEP_MS) halvings = Math.max(0, halvings - 1);
+    else halvings = Math.min(MOST_HALVINGS, halvings + 1);
   }
   static timed(deadline) {
     return new Spinner(true, 0, Math.min(now() + options.spinMicros / 1000, deadline));
@@ -371,8 +400,10 @@ function waitBlocking(waiter) {
   for (;;) {
     let step = waiter.attempt(spin);
     if (step.done) return step.ok;
-    const remaining = waiter.deadline - now();
+    const sleptAt = now();
+    const remaining = waiter.deadline - sleptAt;
     const result = remaining > 0 ? Atomics.wait(step.i32, step.index, step.expected, remaining) : "timed-out";
+    if (remaining > 0 && result !== "not-equal") Spinner.learn(result === "ok", now() - sleptAt);
     if (result === "ok") waiter.woken?.();
     // The engine's timer may fire a hair early: only a timeout once the
     // deadline really passed counts (it consumed no wake).

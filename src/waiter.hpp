@@ -35,7 +35,7 @@
 namespace wsync {
 namespace detail {
 
-// The count of Spinner::counted(), set by wsync_set_spin_limit() (src/tuning.cpp).
+// The most a blocking wait spins, set by wsync_set_spin_limit() (src/tuning.cpp).
 int spin_limit() noexcept;
 
 // What a waiter wants next: finished (with its result), or to sleep while
@@ -66,18 +66,32 @@ enum class Awaited {
 };
 
 // A bounded, load-only spin ("easier on the caches" than CASes: the line
-// stays shared while its owner finishes). Blocking drivers count loads (a
+// stays shared while its owner finishes). Blocking drivers count pauses (a
 // held lock is often released within a few hundred cycles, and sleeping
 // costs a futex round trip on both sides); the event-loop driver spins for
 // the main-thread time budget, never past the wait's deadline.
+//
+// How far a blocking wait spins is learned, per thread, from its recent
+// sleeps, as glibc's adaptive mutex and WebKit's ParkingLot learn theirs: a
+// sleep that a wake ended within kShortSleepNs would have been caught by a
+// longer spin (and cost both sides a futex round trip), so the next spin is
+// twice as long, up to spin_limit(); a longer sleep, or a timeout, means the
+// spin only burned its core, so the next one is half as long, down to
+// 1/64 of spin_limit(). Two threads handing a turn back and forth
+// thus end up spinning through each other's wake-up instead of both
+// sleeping on every hop, while a thread that waits long spins little.
+// Per thread: what a thread waited for lately (its pool's next task, a
+// partner's turn) is what it is likely to wait for next.
 class Spinner {
  public:
-  // The default of wsync_set_spin_limit(), in pauses: a few microseconds of
-  // spinning on both targets. Natively a pause is the pause instruction
-  // (tens of cycles); wasm has none, and a read of a local is about 40
-  // times shorter. How the figures were chosen: docs/how-it-works.md.
+  // The default of wsync_set_spin_limit(), in pauses. Natively a pause is
+  // the pause instruction (about 20 ns on the benchmark machine), and 100
+  // of them are followed by yields; wasm has neither, so a pause is a read
+  // of a local, and 32768 of them take about 20 us in V8 there: a little
+  // longer than a futex sleep and wake cost each side. How the figures were
+  // chosen: docs/how-it-works.md.
 #ifdef __EMSCRIPTEN__
-  static constexpr int kSpinLimit = 4000;
+  static constexpr int kSpinLimit = 32768;
   static constexpr int kEventDivisor = 1;  // no yield to fall back on: spin the whole budget
 #else
   static constexpr int kSpinLimit = 100;
@@ -87,10 +101,37 @@ class Spinner {
   // may need this core.
   static constexpr int kEventDivisor = 8;
 #endif
+  // A sleep ended by a wake within this was short: spinning about this long
+  // (the wasm limit's time) would have saved it.
+  static constexpr int64_t kShortSleepNs = 20'000;
+  // The least a learned budget falls to: the limit halved this many times
+  // (1/64 of it), so that waits that have been long still spin briefly, and
+  // can learn that they became short again.
+  static constexpr int kMostHalvings = 6;
   // The longest gap between two loads of a critical-section spin, in pauses.
   static constexpr int kMaxGap = 16;
 
-  static Spinner counted() noexcept { return Spinner(false, spin_limit(), 0); }
+  static Spinner counted() noexcept { return Spinner(false, budget(), 0); }
+
+  // This thread's next blocking spin, in pauses: the limit halved as often
+  // as its recent sleeps asked (a share of the limit, so a new limit applies
+  // at once), and at least 1 pause while the limit is not 0.
+  static int budget() noexcept {
+    const int limit = spin_limit();
+    const int share = limit >> t_halvings_;
+    return share > 0 || limit == 0 ? share : 1;
+  }
+
+  // The blocking driver's report of one sleep: how long it lasted, and
+  // whether a wake ended it (not its deadline). Sets the next spin's budget.
+  static void learn(bool woken, int64_t slept_ns) noexcept {
+    if (woken && slept_ns < kShortSleepNs) {
+      if (t_halvings_ > 0) --t_halvings_;
+    } else if (t_halvings_ < kMostHalvings) {
+      ++t_halvings_;
+    }
+  }
+
   static Spinner timed(double budget_us, Deadline deadline) noexcept {
     int64_t stop = Deadline::now_ns() + static_cast<int64_t>(budget_us * 1000);
     if (!deadline.is_never() && deadline.ns() < stop) stop = deadline.ns();
@@ -140,6 +181,9 @@ class Spinner {
  private:
   constexpr Spinner(bool timed, int limit, int64_t stop_ns) noexcept
       : timed_(timed), limit_(limit), stop_ns_(stop_ns) {}
+
+  static inline thread_local int t_halvings_ = 0;  // learned by learn(); a new thread spins the whole limit
+
   bool timed_;       // spin by time (the event-loop driver) or by count
   int limit_;        // loads per call after the first, when counted
   int64_t stop_ns_;  // Deadline::now_ns() at which a timed spin stops
@@ -210,7 +254,9 @@ bool wait_blocking(Waiter& waiter) noexcept {
   for (;;) {
     Step step = waiter.attempt(spin);
     if (step.finished) return step.ok;
+    const int64_t slept_at = Deadline::now_ns();
     const Woke how = futex_wait(*step.word, step.expected, waiter.deadline());
+    if (how != Woke::kNotEqual) Spinner::learn(how == Woke::kWoken, Deadline::now_ns() - slept_at);
     if (how == Woke::kWoken) note_woken(waiter);
     if (how == Woke::kTimedOut) {
       step = waiter.on_timeout();

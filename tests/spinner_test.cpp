@@ -1,16 +1,19 @@
 // The Spinner (src/waiter.hpp) on its own: every budget ends, a change is
 // returned at once, and a change made by another thread mid-spin is seen,
 // with either kind of wait (a critical section's spin backs off between
-// loads; an event's reads after every pause).
+// loads; an event's reads after every pause); and how a thread learns its
+// budget from its sleeps.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <ostream>
 #include <thread>
 
 #include "waiter.hpp"
+#include "wsync/semaphore.hpp"
 #include "wsync/tuning.h"
 
 namespace wsync {
@@ -82,5 +85,81 @@ INSTANTIATE_TEST_SUITE_P(BothKinds, SpinnerTest, ::testing::Values(Awaited::kCri
                          [](const ::testing::TestParamInfo<Awaited>& info) {
                            return info.param == Awaited::kCriticalSection ? "CriticalSection" : "Event";
                          });
+
+// Runs `body` on a new thread: a thread's learned budget starts afresh.
+template <class Body>
+void on_fresh_thread(Body body) {
+  std::thread t(body);
+  t.join();
+}
+
+constexpr int64_t kShort = Spinner::kShortSleepNs / 2, kLong = Spinner::kShortSleepNs * 100;
+
+TEST(SpinnerLearning, ANewThreadSpinsTheWholeLimit) {
+  SpinLimit limit(6400);
+  on_fresh_thread([] { EXPECT_EQ(Spinner::budget(), 6400); });
+}
+
+TEST(SpinnerLearning, LongSleepsHalveTheBudgetDownToASixtyFourthAndShortOnesDoubleItBack) {
+  SpinLimit limit(6400);
+  on_fresh_thread([] {
+    const int expected_after_long[] = {3200, 1600, 800, 400, 200, 100, 100, 100};
+    for (int budget : expected_after_long) {
+      Spinner::learn(true, kLong);
+      EXPECT_EQ(Spinner::budget(), budget);
+    }
+    const int expected_after_short[] = {200, 400, 800, 1600, 3200, 6400, 6400};
+    for (int budget : expected_after_short) {
+      Spinner::learn(true, kShort);
+      EXPECT_EQ(Spinner::budget(), budget);
+    }
+  });
+}
+
+TEST(SpinnerLearning, ATimeoutCountsAsALongSleepHoweverShort) {
+  SpinLimit limit(6400);
+  on_fresh_thread([] {
+    Spinner::learn(false, 0);
+    EXPECT_EQ(Spinner::budget(), 3200) << "nothing woke it: spinning longer would not have helped";
+  });
+}
+
+TEST(SpinnerLearning, TheBudgetIsAShareOfTheLimitSoANewLimitAppliesAtOnce) {
+  SpinLimit limit(6400);
+  on_fresh_thread([] {
+    Spinner::learn(true, kLong);
+    Spinner::learn(true, kLong);
+    EXPECT_EQ(Spinner::budget(), 1600);
+    wsync_set_spin_limit(800);
+    EXPECT_EQ(Spinner::budget(), 200);
+    wsync_set_spin_limit(0);
+    EXPECT_EQ(Spinner::budget(), 0) << "a limit of 0 never spins";
+    wsync_set_spin_limit(3);
+    EXPECT_EQ(Spinner::budget(), 1) << "a small limit still spins once";
+  });
+}
+
+TEST(SpinnerLearning, EachThreadLearnsForItself) {
+  SpinLimit limit(6400);
+  on_fresh_thread([] {
+    for (int i = 0; i < 6; ++i) Spinner::learn(true, kLong);
+    EXPECT_EQ(Spinner::budget(), 100);
+    on_fresh_thread([] { EXPECT_EQ(Spinner::budget(), 6400) << "another thread's sleeps"; });
+  });
+}
+
+TEST(SpinnerLearning, ABlockingWaitThatSleepsLongLearnsToSpinLess) {
+  SpinLimit limit(6400);
+  on_fresh_thread([] {
+    wsync::BinarySemaphore sem(0);
+    std::thread releaser([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      sem.release();
+    });
+    sem.acquire();  // spins, sleeps about 30 ms (long), is woken
+    releaser.join();
+    EXPECT_LE(Spinner::budget(), 3200) << "the 30 ms sleep was reported as long";
+  });
+}
 
 }  // namespace

@@ -9,11 +9,13 @@
 extern "C" {
 #endif
 
-/* How long a blocking waiter (a pthread, a worker, Node's main thread)
- * spins on its word before it sleeps on the futex, in pauses: by default a
- * few microseconds (100 natively, 4000 in wasm, where a pause is a read of a
- * local); 0 sleeps at once. How the spin spends it: docs/how-it-works.md.
- * A negative value is ignored. Returns the previous value.
+/* The most a blocking waiter (a pthread, a worker, Node's main thread)
+ * spins on its word before it sleeps on the futex, in pauses: 100 natively
+ * (then a few yields), 32768 in wasm, where a pause is a read of a local
+ * (about 20 us in V8 on the benchmark machine); 0 sleeps at once. Each
+ * thread learns its own spin below this from how soon its recent sleeps
+ * were woken (docs/how-it-works.md). A negative value is ignored. Returns
+ * the previous value.
  * (The browser main thread spins by time instead: wsync/main_thread.h.) */
 int wsync_set_spin_limit(int pauses);
 
