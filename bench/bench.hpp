@@ -14,6 +14,12 @@
 #include <string>
 #include <vector>
 
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#else
+#include <time.h>
+#endif
+
 namespace bench {
 
 // Settings: WSYNC_BENCH_REPS (default 5) repetitions of every point,
@@ -49,6 +55,23 @@ inline double now_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// CPU time of the whole process (every thread), in ms; NaN where it cannot
+// be read (a wasm program in a browser). In Node, process.cpuUsage() counts
+// every worker, so a peer that spins while it waits shows what that costs.
+inline double process_cpu_ms() {
+#ifdef __EMSCRIPTEN__
+  return EM_ASM_DOUBLE({
+    if (typeof process == "undefined" || !process.cpuUsage) return NaN;
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  });
+#else
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+#endif
+}
+
 struct Stats {
   double median, min, max;
   std::vector<double> values;  // every repetition, in the order they ran
@@ -69,6 +92,10 @@ struct Series {
   std::function<double()> run;
   std::vector<double> values;
   std::string extra = "";  // more JSON members for emit(), known once it ran
+  // Per repetition, the process's CPU time over its wall time (cores kept
+  // busy on average), measured around run(): the report turns it into CPU
+  // time per operation.
+  std::vector<double> cores = {};
 };
 
 // Runs every series' repetitions in turns (repetition 1 of each, then
@@ -78,7 +105,11 @@ struct Series {
 // `repetitions`: reps() unless a group needs more, shorter ones.
 inline void interleave(std::vector<Series>& all, int repetitions = 0) {
   for (int r = 0; r < (repetitions > 0 ? repetitions : reps()); ++r) {
-    for (Series& s : all) s.values.push_back(s.run());
+    for (Series& s : all) {
+      const double cpu = process_cpu_ms(), wall = now_ms();
+      s.values.push_back(s.run());
+      s.cores.push_back((process_cpu_ms() - cpu) / (now_ms() - wall));
+    }
   }
 }
 
@@ -101,9 +132,22 @@ inline void emit(const char* platform, const std::string& group, const std::stri
   std::fflush(stdout);
 }
 
-// One line per series (after interleave()).
+// One line per series (after interleave()), with its "cores" per repetition
+// when the process's CPU time could be read.
 inline void emit_all(const char* platform, const std::string& group, const char* unit, const std::vector<Series>& all) {
-  for (const Series& s : all) emit(platform, group, s.impl, s.params, unit, stats(s.values), s.extra);
+  for (const Series& s : all) {
+    std::string extra = s.extra;
+    if (!s.cores.empty() && s.cores[0] == s.cores[0]) {  // not NaN
+      extra += extra.empty() ? "\"cores\": [" : ", \"cores\": [";
+      for (size_t i = 0; i < s.cores.size(); ++i) {
+        char one[32];
+        std::snprintf(one, sizeof one, "%s%.4g", i ? ", " : "", s.cores[i]);
+        extra += one;
+      }
+      extra += "]";
+    }
+    emit(platform, group, s.impl, s.params, unit, stats(s.values), extra);
+  }
 }
 
 // An object under test on cache lines of its own (128 bytes: x86 cores fetch

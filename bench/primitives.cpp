@@ -2,7 +2,7 @@
 // pthreads or glibc; libc++ or libstdc++ std::), and against the floor of
 // bare atomic RMWs, in one process. Prints one JSON line per point.
 //
-//   wsync_bench [spin=N] [handoff=US] [uncontended|contended|fairness|pingpong|forkjoin]...
+//   wsync_bench [spin=N] [handoff=US] [uncontended|contended|fairness|pingpong|forkjoin|blocked]...
 //   (default: all groups; spin and handoff set wsync/tuning.h's knobs)
 #include <pthread.h>
 #include <semaphore.h>
@@ -15,6 +15,7 @@
 #include <functional>
 #include <future>
 #include <latch>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -25,6 +26,15 @@
 #include "bench.hpp"
 #include "wsync/tuning.h"
 #include "wsync/wsync.hpp"
+
+// Emscripten's own primitives for pthreads (since 5.0.3; before, for Wasm
+// Workers only): peers wherever they fit.
+#if defined(__EMSCRIPTEN__) && __has_include(<emscripten/threading_primitives.h>)
+#include <emscripten/threading_primitives.h>
+#define BENCH_HAS_EMSCRIPTEN_PRIMITIVES 1
+#else
+#define BENCH_HAS_EMSCRIPTEN_PRIMITIVES 0
+#endif
 
 namespace {
 
@@ -53,6 +63,21 @@ struct PthreadMutex {
   void lock() { pthread_mutex_lock(&m); }
   void unlock() { pthread_mutex_unlock(&m); }
 };
+
+#if BENCH_HAS_EMSCRIPTEN_PRIMITIVES
+// emscripten_lock_t, sleeping on the futex when taken (waitinf) or spinning
+// until it is free (busyspin, the form Emscripten offers the main thread).
+struct EmscriptenLock {
+  emscripten_lock_t l = EMSCRIPTEN_LOCK_T_STATIC_INITIALIZER;
+  void lock() { emscripten_lock_waitinf_acquire(&l); }
+  void unlock() { emscripten_lock_release(&l); }
+};
+struct EmscriptenLockBusySpin {
+  emscripten_lock_t l = EMSCRIPTEN_LOCK_T_STATIC_INITIALIZER;
+  void lock() { emscripten_lock_busyspin_waitinf_acquire(&l); }
+  void unlock() { emscripten_lock_release(&l); }
+};
+#endif
 
 volatile long g_sink;  // keeps critical sections from being optimized away
 
@@ -83,6 +108,9 @@ void uncontended() {
   all.push_back(uncontended_series<wsync::Mutex>("wsync::Mutex", iterations));
   all.push_back(uncontended_series<PthreadMutex>("pthread_mutex", iterations));
   all.push_back(uncontended_series<std::mutex>("std::mutex", iterations));
+#if BENCH_HAS_EMSCRIPTEN_PRIMITIVES
+  all.push_back(uncontended_series<EmscriptenLock>("emscripten_lock_t", iterations));
+#endif
   bench::interleave(all);
   bench::emit_all(bench::platform(), "uncontended", "ns per lock+unlock", all);
 }
@@ -190,6 +218,10 @@ void contended_point(int threads, unsigned inside, int spin) {
   add("wsync::Mutex, spin 10x", 10 * spin, bench::isolated<wsync::Mutex>());
   add("pthread_mutex", spin, bench::isolated<PthreadMutex>());
   add("std::mutex", spin, bench::isolated<std::mutex>());
+#if BENCH_HAS_EMSCRIPTEN_PRIMITIVES
+  add("emscripten_lock_t", spin, bench::isolated<EmscriptenLock>());
+  add("emscripten_lock_t, busyspin", spin, bench::isolated<EmscriptenLockBusySpin>());
+#endif
   bench::interleave(all, repetitions);
   for (size_t i = 0; i < all.size(); ++i) {
     char extra[96];
@@ -299,6 +331,22 @@ struct PosixSems : SemPair {
   }
 };
 
+#if BENCH_HAS_EMSCRIPTEN_PRIMITIVES
+struct EmscriptenSems : SemPair {
+  emscripten_semaphore_t s[2] = {EMSCRIPTEN_SEMAPHORE_T_STATIC_INITIALIZER(0),
+                                 EMSCRIPTEN_SEMAPHORE_T_STATIC_INITIALIZER(0)};
+  void give(int side) override { emscripten_semaphore_release(&s[1 - side], 1); }
+  void take(int side) override { emscripten_semaphore_waitinf_acquire(&s[side], 1); }
+};
+
+// emscripten_condvar_t as a condition variable of CondTurn (below).
+struct EmscriptenCondVar {
+  emscripten_condvar_t cv = EMSCRIPTEN_CONDVAR_T_STATIC_INITIALIZER;
+  void notify_one() { emscripten_condvar_signal(&cv, 1); }
+  void wait(std::unique_lock<EmscriptenLock>& lock) { emscripten_condvar_waitinf(&cv, &lock.mutex()->l); }
+};
+#endif
+
 // A turn variable under a mutex, with a condition variable: the classic shape.
 template <class M, class CV>
 struct CondTurn : SemPair {
@@ -373,6 +421,10 @@ void pingpong() {
   all.push_back(pingpong_series<CondTurn<std::mutex, std::condition_variable>>("std::condition_variable", hops));
   all.push_back(pingpong_series<StdSems>("std::binary_semaphore", hops));
   all.push_back(pingpong_series<PosixSems>("sem_t", hops));
+#if BENCH_HAS_EMSCRIPTEN_PRIMITIVES
+  all.push_back(pingpong_series<EmscriptenSems>("emscripten_semaphore_t", hops));
+  all.push_back(pingpong_series<CondTurn<EmscriptenLock, EmscriptenCondVar>>("emscripten_condvar_t", hops));
+#endif
   bench::interleave(all);
   bench::emit_all(bench::platform(), "pingpong", "us per hop", all);
 }
@@ -471,7 +523,13 @@ bench::Series forkjoin_series(const char* impl, int k, int rounds, Make make) {
 
 void forkjoin() {
   const int rounds = 20'000 * bench::scale();  // 10^5 rounds in all at the default 5 repetitions
+  // The common case first: a pool of one worker fewer than the cores, the
+  // coordinator being the last (1 on this 2-core host); then oversubscribed.
+  std::vector<int> workers = {std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1)};
   for (int k : {2, 4, 8}) {
+    if (k > workers[0]) workers.push_back(k);
+  }
+  for (int k : workers) {
     std::vector<bench::Series> all;
     all.push_back(forkjoin_series("wsync::Barrier", k, rounds,
                                   [](int n, int) { return std::make_unique<Barriers<wsync::Barrier<>>>(n); }));
@@ -488,6 +546,129 @@ void forkjoin() {
     bench::interleave(all);
     bench::emit_all(bench::platform(), "forkjoin", "us per round", all);
   }
+}
+
+// --------------------------------------------------------------- blocked --
+
+// What a waiter costs while it is blocked: a thread waits 300 ms for a
+// release, and the CPU time it uses meanwhile is measured: natively by the
+// waiter's own CPU clock; in wasm, which has no thread CPU clock, by the
+// process's CPU time over the 300 ms, beside an "idle" row in which nobody
+// waits (what Node and the sleeping main thread use anyway).
+struct Blocked {
+  virtual ~Blocked() = default;
+  virtual void hold() {}  // before the waiter starts: make it wait
+  virtual void wait() = 0;
+  virtual void release() = 0;
+};
+
+template <class Sem>
+struct BlockedSem : Blocked {
+  Sem s{0};
+  void wait() override { s.acquire(); }
+  void release() override { s.release(); }
+};
+
+template <class Lock>
+struct BlockedLock : Blocked {
+  Lock m;
+  void hold() override { m.lock(); }
+  void wait() override {
+    m.lock();
+    m.unlock();
+  }
+  void release() override { m.unlock(); }
+};
+
+struct BlockedLatch : Blocked {
+  wsync::Latch l{1};
+  void wait() override { l.wait(); }
+  void release() override { l.count_down(); }
+};
+
+struct BlockedSemT : Blocked {
+  sem_t s;
+  BlockedSemT() { sem_init(&s, 0, 0); }
+  ~BlockedSemT() override { sem_destroy(&s); }
+  void wait() override {
+    while (sem_wait(&s) != 0) {
+    }
+  }
+  void release() override { sem_post(&s); }
+};
+
+#if BENCH_HAS_EMSCRIPTEN_PRIMITIVES
+struct BlockedEmscriptenSem : Blocked {
+  emscripten_semaphore_t s = EMSCRIPTEN_SEMAPHORE_T_STATIC_INITIALIZER(0);
+  void wait() override { emscripten_semaphore_waitinf_acquire(&s, 1); }
+  void release() override { emscripten_semaphore_release(&s, 1); }
+};
+#endif
+
+struct Idle : Blocked {  // nobody waits: the process's own cost
+  void wait() override {}
+  void release() override {}
+};
+
+inline double thread_cpu_ms() {
+#ifdef __EMSCRIPTEN__
+  return std::numeric_limits<double>::quiet_NaN();
+#else
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+#endif
+}
+
+// One repetition: percent of a core used during the 300 ms wait.
+double blocked_percent(Blocked& b) {
+  constexpr double kWaitMs = 300;
+  b.hold();
+  std::atomic<bool> started{false};
+  double waiter_cpu = 0;
+  std::thread waiter([&] {
+    const double cpu = thread_cpu_ms();
+    started.store(true);
+    b.wait();
+    waiter_cpu = thread_cpu_ms() - cpu;
+  });
+  while (!started.load()) std::this_thread::yield();
+  const double cpu = bench::process_cpu_ms(), wall = now_ms();
+  std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(kWaitMs));
+  const double process_cpu = bench::process_cpu_ms() - cpu, elapsed = now_ms() - wall;
+  b.release();
+  waiter.join();
+#ifdef __EMSCRIPTEN__
+  return 100 * process_cpu / elapsed;
+#else
+  (void)process_cpu;
+  return 100 * waiter_cpu / elapsed;
+#endif
+}
+
+void blocked() {
+  std::vector<bench::Series> all;
+  auto add = [&](const char* impl, auto make) {
+    all.push_back({impl, "wait=300ms", [make] {
+                     auto b = make();
+                     return blocked_percent(*b);
+                   }});
+  };
+#ifdef __EMSCRIPTEN__
+  add("idle", [] { return std::make_unique<Idle>(); });
+#endif
+  add("wsync::BinarySemaphore", [] { return std::make_unique<BlockedSem<wsync::BinarySemaphore>>(); });
+  add("wsync::Mutex", [] { return std::make_unique<BlockedLock<wsync::Mutex>>(); });
+  add("wsync::Latch", [] { return std::make_unique<BlockedLatch>(); });
+  add("std::binary_semaphore", [] { return std::make_unique<BlockedSem<std::binary_semaphore>>(); });
+  add("std::mutex", [] { return std::make_unique<BlockedLock<std::mutex>>(); });
+  add("sem_t", [] { return std::make_unique<BlockedSemT>(); });
+#if BENCH_HAS_EMSCRIPTEN_PRIMITIVES
+  add("emscripten_semaphore_t", [] { return std::make_unique<BlockedEmscriptenSem>(); });
+#endif
+  bench::interleave(all);
+  for (bench::Series& s : all) s.cores.clear();  // the value is the CPU measure itself
+  bench::emit_all(bench::platform(), "blocked", "% of a core while blocked", all);
 }
 
 }  // namespace
@@ -514,11 +695,8 @@ int main(int argc, char** argv) {
   const struct {
     const char* name;
     void (*run)();
-  } groups[] = {{"uncontended", uncontended},
-                {"contended", contended},
-                {"fairness", fairness},
-                {"pingpong", pingpong},
-                {"forkjoin", forkjoin}};
+  } groups[] = {{"uncontended", uncontended}, {"contended", contended}, {"fairness", fairness},
+                {"pingpong", pingpong},       {"forkjoin", forkjoin},   {"blocked", blocked}};
   int status = 0;
   for (const auto& g : groups) {
     bool wanted = argc == 1;
