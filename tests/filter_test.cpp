@@ -1,6 +1,6 @@
-// The demo's image filter (examples/filter): known values, and the pool and
-// the pthread baseline agree with the single-threaded reference byte for
-// byte, for any number of threads.
+// The demo's image filter (examples/filter): known values, the blur against
+// its definition, and the pool and the pthread baseline agree with the
+// single-threaded reference byte for byte, for any number of threads.
 #include "filter.hpp"
 
 #include <gtest/gtest.h>
@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "pool.hpp"
@@ -57,6 +58,68 @@ TEST(Filter, EdgesFindAStep) {
   EXPECT_EQ(img.out[(8 + 0) * 4], 0);
   EXPECT_EQ(img.out[(8 + 3) * 4], 255) << "gx = 4 * 100 at the step, clamped";
   EXPECT_EQ(img.out[(8 + 7) * 4], 0);
+}
+
+// The blur by its definition, one output pixel at a time: the binomial
+// weights C(2r, k) over the clamped neighbours, horizontally into a scratch
+// image and then vertically, each channel rounded to nearest by >> 2r, alpha
+// copied. The library sums whole rows (so that they vectorize) and in 32
+// bits where they fit; this is what it must equal, byte for byte.
+std::vector<uint8_t> blur_by_definition(const std::vector<uint8_t>& in, int width, int height, int radius) {
+  std::vector<int64_t> weight(2 * static_cast<size_t>(radius) + 1);
+  weight[0] = 1;
+  for (int k = 1; k <= 2 * radius; ++k) weight[k] = weight[k - 1] * (2 * radius - k + 1) / k;
+  const auto at = [width, height](const std::vector<uint8_t>& img, int x, int y, int c) {
+    return img[(static_cast<size_t>(std::clamp(y, 0, height - 1)) * width + std::clamp(x, 0, width - 1)) * 4 + c];
+  };
+  std::vector<uint8_t> across(in.size()), out(in.size());
+  for (int pass = 0; pass < 2; ++pass) {
+    const std::vector<uint8_t>& src = pass == 0 ? in : across;
+    std::vector<uint8_t>& dst = pass == 0 ? across : out;
+    for (int y = 0; y < height; ++y) {
+      for (int x = 0; x < width; ++x) {
+        const size_t i = (static_cast<size_t>(y) * width + x) * 4;
+        for (int c = 0; c < 3; ++c) {
+          int64_t sum = 0;
+          for (int k = -radius; k <= radius; ++k) {
+            sum += weight[k + radius] * (pass == 0 ? at(src, x + k, y, c) : at(src, x, y + k, c));
+          }
+          dst[i + c] = static_cast<uint8_t>((sum + (int64_t{1} << (2 * radius - 1))) >> (2 * radius));
+        }
+        dst[i + 3] = in[i + 3];
+      }
+    }
+  }
+  return out;
+}
+
+TEST(Filter, BlurEqualsItsDefinitionAtEveryRadiusAndSize) {
+  // Sizes narrower and shorter than the radius, where most taps are clamped.
+  for (const auto [width, height] : {std::pair{1, 1}, std::pair{2, 3}, std::pair{7, 5}, std::pair{41, 23}}) {
+    Images img(width, height);
+    wsync_filter::make_sample(img.in.data(), width, height);
+    for (int radius = 1; radius <= wsync_filter::kMaxRadius; ++radius) {
+      wsync_filter::apply({Kind::blur, radius}, img.frame());
+      ASSERT_EQ(img.out, blur_by_definition(img.in, width, height, radius))
+          << width << " x " << height << ", radius " << radius;
+    }
+  }
+}
+
+TEST(Filter, BlurOfExtremeValuesDoesNotOverflow) {
+  // All 255 (the largest sums) and alternating 0 / 255 stripes, at the
+  // radii on either side of the switch from 32-bit to 64-bit sums.
+  Images img(33, 17);
+  for (size_t i = 0; i < img.size(); ++i) img.in[i] = (i / 4 / 3) % 2 ? 255 : 0;
+  for (int radius : {11, 12, 13, 20}) {
+    wsync_filter::apply({Kind::blur, radius}, img.frame());
+    ASSERT_EQ(img.out, blur_by_definition(img.in, 33, 17, radius)) << "stripes, radius " << radius;
+  }
+  std::fill(img.in.begin(), img.in.end(), 255);
+  for (int radius : {12, 13, 20}) {
+    wsync_filter::apply({Kind::blur, radius}, img.frame());
+    EXPECT_EQ(img.out, img.in) << "all 255, radius " << radius;
+  }
 }
 
 TEST(Filter, PoolAndPthreadsMatchTheReferenceForEveryThreadCount) {
