@@ -13,7 +13,8 @@
 //    with JSPI.
 //  - filter: the demo page's blur at 1..N threads on the wsync pool and with
 //    pthread_create/pthread_barrier/pthread_join, and (Chromium) how busy
-//    the browser's other threads kept the cores meanwhile.
+//    the browser's other threads kept the cores meanwhile; and the same
+//    blur by OpenCV.js and Photon where installed (web/peers.js).
 // WSYNC_WASM_BUILD_DIR names the wasm build (bench/run passes its own).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -238,6 +239,34 @@ try {
         [(otherMs / wallMs) * 1000],
         { busiest: busiest.join(", ") },
       );
+    }
+    // The same blur by what users might pick instead (web/peers.js:
+    // OpenCV.js and Photon, single-threaded), beside the pool at one thread
+    // per core, in turns: each call runs the pool once, then each peer once.
+    const peers = await page.evaluate(() => fetch("peers/peers.json").then((r) => r.json()));
+    if (Object.keys(peers).length) {
+      await page.evaluate(() => window.wsyncDemo.comparePeers({ radius: 8, runs: 1 })); // warm-up
+      const series = new Map();
+      let threads = 0;
+      for (let r = 0; r < 3 * reps; ++r) {
+        const got = await page.evaluate(() => window.wsyncDemo.comparePeers({ radius: 8, runs: 1 }));
+        threads = got.wsync.threads;
+        for (const [key, result] of Object.entries(got)) {
+          if (!series.has(key)) series.set(key, { times: [], difference: result.difference, version: result.version });
+          series.get(key).times.push(...result.times);
+        }
+      }
+      const names = { wsync: `wsync pool, ${threads} threads`, opencv: "OpenCV.js", photon: "Photon" };
+      for (const [key, s] of series) {
+        emit(
+          "filterpeers",
+          key === "wsync" ? names.wsync : `${names[key]} ${s.version}`,
+          "blur radius 8 side=1024",
+          "ms per run",
+          s.times,
+          key === "wsync" ? { threads } : { difference: s.difference },
+        );
+      }
     }
     for (const p of points) {
       emit(

@@ -693,6 +693,40 @@ if (speedSeries.length)
     "",
   );
 
+// 6b. the blur against what users would pick instead
+const peerPlatforms = browserPlatforms.filter((pl) => rows.some((r) => r.platform === pl && r.group === "filterpeers"));
+if (peerPlatforms.length) {
+  say(
+    "## 6b. The blur against OpenCV.js and Photon",
+    "",
+    "The demo page's blur (radius 8 on the 1024 x 1024 sample) on wsync's pool at one thread per core, and the same blur by OpenCV.js (`cv.GaussianBlur`, a 17 x 17 Gaussian of sigma 2, edges replicated) and by Photon (`gaussian_blur` of sigma 2, three box blurs), each single-threaded wasm, from npm (web/peers.js; installed by scripts/setup.sh). Milliseconds per run, median (min..max), in turns in the same page; the difference is the mean absolute difference from wsync's output per colour channel (0..255), which shows the blurs match. Target (issue 20): the pool faster than both, in Chromium and Firefox.",
+    "",
+    "| engine | wsync pool | OpenCV.js | Photon | wsync / fastest other | difference, OpenCV.js / Photon |",
+    "|---|---|---|---|---|---|",
+  );
+  for (const pl of peerPlatforms) {
+    const got = rows.filter((r) => r.platform === pl && r.group === "filterpeers");
+    const w = got.find((r) => r.impl.startsWith("wsync"));
+    const cv = got.find((r) => r.impl.startsWith("OpenCV.js"));
+    const ph = got.find((r) => r.impl.startsWith("Photon"));
+    const others = [cv, ph].filter(Boolean);
+    const fastest = others.reduce((a, b) => (b.median < a.median ? b : a));
+    const vs = ratio([w], [fastest]);
+    say(
+      `| ${pl} | ${range(w)} (${w.threads} threads) | ${range(cv)} (${cv?.impl.replace("OpenCV.js ", "") ?? "-"}) | ${range(ph)} (${ph?.impl.replace("Photon ", "") ?? "-"}) | ${fmt(vs)} | ${fmt(cv?.difference)} / ${fmt(ph?.difference)} |`,
+    );
+    if (/^(chromium|firefox)/.test(pl))
+      targets.push(
+        verdict(
+          others.every((o) => ratio([w], [o]) < 1),
+          `${pl} blur: the wsync pool faster than OpenCV.js and Photon: ${fmt(vs)}x the fastest's time (${fastest.impl})`,
+          "filter-peers",
+        ),
+      );
+  }
+  say("");
+}
+
 // The toolchains side by side: wsync's figure in the newest wasm build over
 // the same figure in the oldest, from this run.
 if (wasmPlatforms.length > 1) {

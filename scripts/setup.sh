@@ -94,14 +94,15 @@ if [ ! -x "$ff140/usr/lib/firefox-esr/firefox-esr" ]; then
 fi
 
 # npm packages of the tests: playwright-core (Chromium) and puppeteer-core
-# (Firefox) for the browser tests, and prettier (the JS style check), pinned
-# by tests/browser/package-lock.json; reinstalled when the lock names
-# another version of any.
+# (Firefox) for the browser tests, prettier (the JS style check), and the
+# blurs the demo compares its own with (OpenCV.js, Photon), pinned by
+# tests/browser/package-lock.json; reinstalled when the lock names another
+# version of any.
 browser="$root/tests/browser"
 npm_versions() {  # npm_versions lock|installed
   node -e '
     const [dir, which] = process.argv.slice(1);
-    console.log(["playwright-core", "puppeteer-core", "prettier"].map((name) => {
+    console.log(["playwright-core", "puppeteer-core", "prettier", "@techstark/opencv-js", "@silvia-odwyer/photon"].map((name) => {
       try {
         return which === "lock"
           ? require(`${dir}/package-lock.json`).packages[`node_modules/${name}`].version
@@ -111,14 +112,14 @@ npm_versions() {  # npm_versions lock|installed
 }
 want=$(npm_versions lock)
 if [ "$want" != "$(npm_versions installed)" ]; then
-  say "npm ci in tests/browser (playwright-core, puppeteer-core, prettier: $want)"
+  say "npm ci in tests/browser (playwright-core, puppeteer-core, prettier, opencv-js, photon: $want)"
   (cd "$browser" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 
-read -r playwright puppeteer prettier <<<"$want"
+read -r playwright puppeteer prettier opencv photon <<<"$want"
 say "emcc $(NODE_PATH=/usr/share/nodejs emcc --version 2>/dev/null | head -1 | sed 's/^emcc (.*) \([^ ]*\).*/\1/'), node $(node --version), cmake $(cmake --version | head -1 | awk '{print $3}')"
 say "$(chromium --version 2>/dev/null | head -1), $(firefox-esr --version 2>/dev/null), $("$ff140/usr/lib/firefox-esr/firefox-esr" --version 2>/dev/null), WebKitGTK $(dpkg-query -W -f='${Version}' webkit2gtk-driver 2>/dev/null)"
-say "playwright-core $playwright, puppeteer-core $puppeteer, prettier $prettier"
+say "playwright-core $playwright, puppeteer-core $puppeteer, prettier $prettier, opencv-js $opencv, photon $photon"
 
 # The current Emscripten: a Debian sid chroot made by Debian's mmdebstrap,
 # from the mirror this machine's apt already uses (WSYNC_DEBIAN_MIRROR

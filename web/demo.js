@@ -2,6 +2,7 @@
 // blocking the main thread, and measures what the user sees. A small API on
 // window.wsyncDemo lets the browser tests drive the same code the buttons do.
 import { WaitGroup, threadSupportProblem } from "./wsync.mjs";
+import { blurWithPeers, installedPeers } from "./peers.js";
 
 const $ = (id) => document.getElementById(id);
 const FILTERS = { grayscale: 0, blur: 1, sharpen: 2, edges: 3 };
@@ -80,6 +81,7 @@ let M; // the Emscripten module
 let done; // the pool's WaitGroup, on the C++ object's word
 let poolSize = 1;
 let image = { width: 0, height: 0 };
+let inputAddress = 0; // the input picture in wasm memory
 let busy = false;
 let suspension = ""; // how the loaded build's blocking waits suspend: "JSPI" or "Asyncify"
 
@@ -124,6 +126,7 @@ function setImage(width, height, fill) {
   if (input === 0)
     throw new RangeError(`wsync demo: image size must be 1..4096 on each side, got ${width} x ${height}`);
   image = { width, height };
+  inputAddress = input;
   fill(input);
   drawCanvas($("before"), input);
   const after = $("after");
@@ -241,6 +244,42 @@ function runFilter(options) {
   });
 }
 
+// The blur on the pool, at one thread per core by default, and then the
+// same blur by each other library installed (peers.js), single-threaded, on
+// the same picture, `runs` times each; shows and returns the medians:
+// { wsync: <runFilter's result>, opencv: { version, times, medianMs,
+// difference }, photon: ... }.
+async function comparePeers(options = {}) {
+  const installed = await installedPeers();
+  if (!installed.opencv && !installed.photon) {
+    throw new Error("wsync demo: no other blur is installed (npm ci in tests/browser, then build the demo again)");
+  }
+  const cores = Math.max(1, Math.min(poolSize, navigator.hardwareConcurrency || 1));
+  const o = checkOptions({ radius: 8, threads: cores, runs: 5, wait: "async", ...options, filter: "blur" });
+  const own = await runFilter(o);
+  return exclusive(async () => {
+    const bytes = image.width * image.height * 4;
+    // Copies: the peers must not see wasm memory change under them.
+    const input = new Uint8Array(new Uint8Array(M.wsyncMemory.buffer, inputAddress, bytes));
+    const expected = new Uint8Array(new Uint8Array(M.wsyncMemory.buffer, M._demo_output(), bytes));
+    $("peers").textContent = "running...";
+    $("status").textContent = "running the other libraries' blur, one thread each (the page pauses meanwhile)...";
+    await new Promise((resolve) => setTimeout(resolve, 0)); // let the status paint first
+    const peers = await blurWithPeers({ ...image, input, radius: o.radius, runs: o.runs, expected });
+    const names = { opencv: "OpenCV.js", photon: "Photon" };
+    const shown = [
+      `radius ${o.radius}, ${image.width} x ${image.height}: wsync ${own.medianMs.toFixed(1)} ms on ${o.threads} thread${o.threads > 1 ? "s" : ""}`,
+    ];
+    for (const [key, peer] of Object.entries(peers)) {
+      peer.medianMs = median(peer.times);
+      shown.push(`${names[key]} ${peer.version}: ${peer.medianMs.toFixed(1)} ms on 1 thread`);
+    }
+    $("peers").textContent = shown.join(" · ");
+    $("status").textContent = "done";
+    return { wsync: own, ...peers };
+  });
+}
+
 // Runs the filter at 1..poolSize threads, median of `runs` each; draws the chart.
 function measureSpeedup(options) {
   const o = checkOptions(options);
@@ -299,7 +338,7 @@ function drawChart(points, o) {
 // --------------------------------------------------------------- the UI --
 
 function setButtons(enabled) {
-  for (const id of ["run", "speedup", "sample", "file"]) $(id).disabled = !enabled;
+  for (const id of ["run", "speedup", "compare-peers", "sample", "file"]) $(id).disabled = !enabled;
 }
 
 function formOptions() {
@@ -325,6 +364,17 @@ function wireUp() {
   $("filter").addEventListener("change", () => ($("radius").disabled = $("filter").value !== "blur"));
   $("run").addEventListener("click", () => runFilter(formOptions()).catch(report));
   $("speedup").addEventListener("click", () => measureSpeedup(formOptions()).catch(report));
+  $("compare-peers").addEventListener("click", () => {
+    const { radius, runs } = formOptions();
+    comparePeers({ radius, runs }).catch(report);
+  });
+  installedPeers().then((peers) => {
+    const names = [peers.opencv && "OpenCV.js", peers.photon && "Photon"].filter(Boolean);
+    if (names.length === 0) return;
+    $("compare-peers").textContent = `Compare with ${names.join(" and ")}`;
+    $("compare-peers").hidden = false;
+    $("peers-row").hidden = false;
+  });
   $("sample").addEventListener("click", () => {
     try {
       loadSample(Number($("sample-size").value));
@@ -384,6 +434,7 @@ window.wsyncDemo = {
   missing,
   runFilter,
   measureSpeedup,
+  comparePeers,
   loadSample,
   get poolSize() {
     return poolSize;

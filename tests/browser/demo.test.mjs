@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import path from "node:path";
 import {
@@ -128,6 +128,51 @@ test("the controls: a blur picked in the form runs on the pool and shows its fig
   await page.waitFor(() => document.getElementById("status").textContent === "done");
   const poolSize = await page.evaluate(() => window.wsyncDemo.poolSize);
   assert.equal(await page.count("#chart circle"), poolSize, "one point per thread count");
+  await page.close();
+});
+
+test("the page compares its blur with OpenCV.js and Photon on the same picture, and shows the times", async () => {
+  const { page, pageErrors, consoleMessages } = await openDemo();
+  const installed = await page.evaluate(() => fetch("peers/peers.json").then((r) => r.json()));
+  const lock = JSON.parse(readFileSync(path.join(root, "tests/browser/package-lock.json"), "utf8")).packages;
+  assert.deepEqual(
+    installed,
+    {
+      opencv: { version: lock["node_modules/@techstark/opencv-js"].version },
+      photon: { version: lock["node_modules/@silvia-odwyer/photon"].version },
+    },
+    "the build copied both packages that scripts/setup.sh installs",
+  );
+  assert.equal(await page.text("#compare-peers"), "Compare with OpenCV.js and Photon");
+  await demo(page, "loadSample", 512);
+  const r = await demo(page, "comparePeers", { radius: 8, runs: 2 });
+  assert.equal(r.wsync.runs, 2);
+  for (const [key, bound] of [
+    ["opencv", 1], // the same Gaussian: rounding apart (0.16 measured)
+    ["photon", 5], // three box blurs of the same sigma (3.3; with sigma 1 or 3 it is 3.4 or 7.1)
+  ]) {
+    assert.equal(r[key].times.length, 2, key);
+    assert.ok(r[key].medianMs > 0, `${key} took time: ${r[key].medianMs}`);
+    assert.ok(
+      r[key].difference < bound,
+      `${key}'s blur is wsync's within ${bound} levels on average: ${r[key].difference}`,
+    );
+  }
+  assert.match(
+    await page.text("#peers"),
+    /^radius 8, 512 x 512: wsync \d+\.\d ms on \d+ threads? · OpenCV\.js 4[.\d]+: \d+\.\d ms on 1 thread · Photon 0[.\d]+: \d+\.\d ms on 1 thread$/,
+  );
+  // The form's button runs it too, with the form's radius and runs.
+  await page.fill("#radius", "3");
+  await page.select("#runs", "1");
+  await page.click("#compare-peers");
+  await page.waitFor(() => /^radius 3, /.test(document.getElementById("peers").textContent));
+  assert.equal(await page.evaluate(() => window.wsyncDemo.last.runs), 1);
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(
+    consoleMessages.filter((m) => m.type === "error"),
+    [],
+  );
   await page.close();
 });
 
