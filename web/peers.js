@@ -24,13 +24,13 @@ export async function installedPeers() {
 let openCv;
 async function loadOpenCv() {
   if (!openCv) {
-    await new Promise((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = DIR + "opencv.js";
-      script.onload = resolve;
-      script.onerror = () => reject(new Error(`wsync demo: ${DIR}opencv.js did not load`));
-      document.head.append(script);
-    });
+    const response = await fetch(DIR + "opencv.js");
+    if (!response.ok) throw new Error(`wsync demo: ${DIR}opencv.js did not load (${response.status})`);
+    // opencv.js's wrapper hands the page's global `Module` to OpenCV's own
+    // Emscripten runtime as its settings, and here that Module is the
+    // demo's, another Emscripten program's: run it with a `Module` (and no
+    // CommonJS or AMD loader) of its own. It sets window.cv.
+    new Function("Module", "exports", "module", "define", await response.text()).call(globalThis);
     // opencv.js sets window.cv at once and fills it in when its wasm is ready.
     const cv = window.cv;
     for (let waited = 0; !cv.Mat; waited += 10) {

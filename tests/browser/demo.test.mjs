@@ -163,6 +163,11 @@ test("the page compares its blur with OpenCV.js and Photon on the same picture, 
     /^radius 8, 512 x 512: wsync \d+\.\d ms on \d+ threads? · OpenCV\.js 4[.\d]+: \d+\.\d ms on 1 thread · Photon 0[.\d]+: \d+\.\d ms on 1 thread$/,
   );
   // The form's button runs it too, with the form's radius and runs.
+  assert.equal(
+    await page.evaluate(() => window.cv !== undefined && window.cv !== window.Module),
+    true,
+    "OpenCV.js runs on a Module of its own, not the demo's",
+  );
   await page.fill("#radius", "3");
   await page.select("#runs", "1");
   await page.click("#compare-peers");
