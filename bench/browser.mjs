@@ -252,15 +252,14 @@ try {
         const got = await page.evaluate(() => window.wsyncDemo.comparePeers({ radius: 8, runs: 1 }));
         threads = got.wsync.threads;
         for (const [key, result] of Object.entries(got)) {
-          if (!series.has(key)) series.set(key, { times: [], difference: result.difference, version: result.version });
+          if (!series.has(key)) series.set(key, { ...result, times: [] });
           series.get(key).times.push(...result.times);
         }
       }
-      const names = { wsync: `wsync pool, ${threads} threads`, opencv: "OpenCV.js", photon: "Photon" };
       for (const [key, s] of series) {
         emit(
           "filterpeers",
-          key === "wsync" ? names.wsync : `${names[key]} ${s.version}`,
+          key === "wsync" ? `wsync pool, ${threads} threads` : `${s.name} ${s.version}`,
           "blur radius 8 side=1024",
           "ms per run",
           s.times,

@@ -2,7 +2,7 @@
 // blocking the main thread, and measures what the user sees. A small API on
 // window.wsyncDemo lets the browser tests drive the same code the buttons do.
 import { WaitGroup, threadSupportProblem } from "./wsync.mjs";
-import { blurWithPeers, installedPeers } from "./peers.js";
+import { PEER_NAMES, blurWithPeers, installedPeers } from "./peers.js";
 
 const $ = (id) => document.getElementById(id);
 const FILTERS = { grayscale: 0, blur: 1, sharpen: 2, edges: 3 };
@@ -247,7 +247,7 @@ function runFilter(options) {
 // The blur on the pool, at one thread per core by default, and then the
 // same blur by each other library installed (peers.js), single-threaded, on
 // the same picture, `runs` times each; shows and returns the medians:
-// { wsync: <runFilter's result>, opencv: { version, times, medianMs,
+// { wsync: <runFilter's result>, opencv: { name, version, times, medianMs,
 // difference }, photon: ... }.
 async function comparePeers(options = {}) {
   const installed = await installedPeers();
@@ -265,14 +265,13 @@ async function comparePeers(options = {}) {
     $("peers").textContent = "running...";
     $("status").textContent = "running the other libraries' blur, one thread each (the page pauses meanwhile)...";
     await new Promise((resolve) => setTimeout(resolve, 0)); // let the status paint first
-    const peers = await blurWithPeers({ ...image, input, radius: o.radius, runs: o.runs, expected });
-    const names = { opencv: "OpenCV.js", photon: "Photon" };
+    const peers = await blurWithPeers({ installed, ...image, input, radius: o.radius, runs: o.runs, expected });
     const shown = [
       `radius ${o.radius}, ${image.width} x ${image.height}: wsync ${own.medianMs.toFixed(1)} ms on ${o.threads} thread${o.threads > 1 ? "s" : ""}`,
     ];
-    for (const [key, peer] of Object.entries(peers)) {
+    for (const peer of Object.values(peers)) {
       peer.medianMs = median(peer.times);
-      shown.push(`${names[key]} ${peer.version}: ${peer.medianMs.toFixed(1)} ms on 1 thread`);
+      shown.push(`${peer.name} ${peer.version}: ${peer.medianMs.toFixed(1)} ms on 1 thread`);
     }
     $("peers").textContent = shown.join(" · ");
     $("status").textContent = "done";
@@ -369,7 +368,9 @@ function wireUp() {
     comparePeers({ radius, runs }).catch(report);
   });
   installedPeers().then((peers) => {
-    const names = [peers.opencv && "OpenCV.js", peers.photon && "Photon"].filter(Boolean);
+    const names = Object.keys(PEER_NAMES)
+      .filter((key) => peers[key])
+      .map((key) => PEER_NAMES[key]);
     if (names.length === 0) return;
     $("compare-peers").textContent = `Compare with ${names.join(" and ")}`;
     $("compare-peers").hidden = false;

@@ -5,6 +5,8 @@
 // installs them), and peers/peers.json names what it copied.
 
 const DIR = "peers/";
+// How the page and the benchmarks name each peer.
+export const PEER_NAMES = { opencv: "OpenCV.js", photon: "Photon" };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // What the build copied: { opencv: { version }, photon: { version } }, each
@@ -83,10 +85,10 @@ function meanDifference(a, b) {
 // height), the same Gaussian as wsync's radius-r binomial blur: sigma
 // sqrt(r / 2) over 2r + 1 taps, edges clamped. Photon takes only a whole
 // sigma (its gaussian_blur's "radius", three box blurs). Returns
-// { opencv: { version, times, difference }, photon: {...} } for those
-// present; `difference` against `expected`, wsync's output.
-export async function blurWithPeers({ input, width, height, radius, runs, expected }) {
-  const installed = await installedPeers();
+// { opencv: { name, version, times, difference }, photon: {...} } for those
+// present in `installed` (installedPeers()); `difference` against
+// `expected`, wsync's output.
+export async function blurWithPeers({ installed, input, width, height, radius, runs, expected }) {
   const sigma = Math.sqrt(radius / 2);
   const results = {};
   if (installed.opencv) {
@@ -103,7 +105,12 @@ export async function blurWithPeers({ input, width, height, radius, runs, expect
         cv.GaussianBlur(src, dst, size, sigma, sigma, cv.BORDER_REPLICATE);
         times.push(performance.now() - start);
       }
-      results.opencv = { version: installed.opencv.version, times, difference: meanDifference(dst.data, expected) };
+      results.opencv = {
+        name: PEER_NAMES.opencv,
+        version: installed.opencv.version,
+        times,
+        difference: meanDifference(dst.data, expected),
+      };
     } finally {
       src.delete();
       dst.delete();
@@ -124,7 +131,12 @@ export async function blurWithPeers({ input, width, height, radius, runs, expect
         image.free();
       }
     }
-    results.photon = { version: installed.photon.version, times, difference: meanDifference(output, expected) };
+    results.photon = {
+      name: PEER_NAMES.photon,
+      version: installed.photon.version,
+      times,
+      difference: meanDifference(output, expected),
+    };
   }
   return results;
 }
