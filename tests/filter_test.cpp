@@ -108,7 +108,7 @@ TEST(Filter, BlurEqualsItsDefinitionAtEveryRadiusAndSize) {
 
 TEST(Filter, BlurOfExtremeValuesDoesNotOverflow) {
   // All 255 (the largest sums) and alternating 0 / 255 stripes, at the
-  // radii on either side of the switch from 32-bit to 64-bit sums.
+  // radii on either side of the switch from one 32-bit sum to split ones.
   Images img(33, 17);
   for (size_t i = 0; i < img.size(); ++i) img.in[i] = (i / 4 / 3) % 2 ? 255 : 0;
   for (int radius : {11, 12, 13, 20}) {

@@ -47,62 +47,84 @@ void grayscale_rows(const Frame& f, int y0, int y1) {
   }
 }
 
-// One direction of the separable blur, one row at a time: for each tap,
-// that tap's source row (vertical) or the row shifted by the tap (horizontal)
-// is added, weighted, to a row of sums, so every inner loop runs over
-// contiguous bytes and the compiler vectorizes it (wasm SIMD128 with
-// -msimd128, SSE natively); the few pixels whose horizontal taps fall off
-// the edge add the edge pixel instead. All four channels are summed alike
-// and alpha is then copied from the input. The sums are exact integers, so
-// the order of the additions does not change a byte. `Acc`: uint32_t where a
-// channel's sum fits (the weights sum to 2^(2r), so the sum and the half
-// added for rounding stay below 2^(2r) * 256: up to radius 12), else
-// uint64_t.
-template <class Acc>
-void blur_rows(const uint8_t* src, uint8_t* dst, const Frame& f, int radius, bool vertical, int y0, int y1) {
-  const Binomial kernel(radius);
-  const int shift = 2 * radius;  // the weights sum to 2^(2r)
-  const Acc half = Acc{1} << (shift - 1);
+// Adds tap k of one direction of the separable blur, weighted by `w`, to a
+// row of sums: that tap's source row (vertical) or the row shifted by the
+// tap (horizontal), so every inner loop runs over contiguous bytes and the
+// compiler vectorizes it (wasm SIMD128 with -msimd128, SSE natively); the
+// few pixels whose horizontal taps fall off the edge add the edge pixel
+// instead. All four channels are summed alike.
+void add_tap(uint32_t* acc, uint32_t w, const uint8_t* src, const Frame& f, int y, int k, bool vertical) {
   const int width = f.width;
   const size_t stride = static_cast<size_t>(width) * 4;
-  std::vector<Acc> sums(stride);
-  Acc* const acc = sums.data();
-  for (int y = y0; y < y1; ++y) {
-    std::fill(sums.begin(), sums.end(), Acc{0});
-    for (int k = -radius; k <= radius; ++k) {
-      const Acc w = static_cast<Acc>(kernel.weight[k + radius]);
-      if (vertical) {
-        const uint8_t* row = src + static_cast<size_t>(clamp_index(y + k, f.height)) * stride;
-        for (size_t i = 0; i < stride; ++i) acc[i] += w * row[i];
-        continue;
-      }
-      const uint8_t* row = src + static_cast<size_t>(y) * stride;
-      // x + k stays inside the row for x in [inside0, inside1).
-      const int inside0 = std::min(width, std::max(0, -k)), inside1 = std::max(inside0, std::min(width, width - k));
-      const ptrdiff_t offset = ptrdiff_t{k} * 4;
-      for (ptrdiff_t i = ptrdiff_t{inside0} * 4; i < ptrdiff_t{inside1} * 4; ++i) acc[i] += w * row[i + offset];
-      const uint8_t* first = row;
-      const uint8_t* last = row + static_cast<size_t>(width - 1) * 4;
-      for (int x = 0; x < inside0; ++x) {
-        for (int c = 0; c < 4; ++c) acc[x * 4 + c] += w * first[c];
-      }
-      for (int x = inside1; x < width; ++x) {
-        for (int c = 0; c < 4; ++c) acc[x * 4 + c] += w * last[c];
-      }
-    }
-    uint8_t* d = dst + static_cast<size_t>(y) * stride;
-    for (size_t i = 0; i < stride; ++i) d[i] = static_cast<uint8_t>((acc[i] + half) >> shift);
-    const uint8_t* alpha = f.in + static_cast<size_t>(y) * stride;
-    for (size_t i = 3; i < stride; i += 4) d[i] = alpha[i];
+  if (vertical) {
+    const uint8_t* row = src + static_cast<size_t>(clamp_index(y + k, f.height)) * stride;
+    for (size_t i = 0; i < stride; ++i) acc[i] += w * row[i];
+    return;
+  }
+  const uint8_t* row = src + static_cast<size_t>(y) * stride;
+  // x + k stays inside the row for x in [inside0, inside1).
+  const int inside0 = std::min(width, std::max(0, -k)), inside1 = std::max(inside0, std::min(width, width - k));
+  const ptrdiff_t offset = ptrdiff_t{k} * 4;
+  for (ptrdiff_t i = ptrdiff_t{inside0} * 4; i < ptrdiff_t{inside1} * 4; ++i) acc[i] += w * row[i + offset];
+  const uint8_t* first = row;
+  const uint8_t* last = row + static_cast<size_t>(width - 1) * 4;
+  for (int x = 0; x < inside0; ++x) {
+    for (int c = 0; c < 4; ++c) acc[x * 4 + c] += w * first[c];
+  }
+  for (int x = inside1; x < width; ++x) {
+    for (int c = 0; c < 4; ++c) acc[x * 4 + c] += w * last[c];
   }
 }
 
-// The largest radius whose sums fit in 32 bits: 2^(2r) * 255 + 2^(2r - 1) < 2^32.
+// The largest radius whose sums fit in 32 bits: the weights sum to 2^(2r),
+// and 2^(2r) * 255 + 2^(2r - 1) (the half added for rounding) < 2^32.
 constexpr int kMaxRadius32 = 12;
 
+// One direction of the blur over rows [y0, y1): each channel's exact
+// weighted sum, rounded and divided by 2^(2r); alpha is then copied from
+// the input. The sums are exact integers, so the order of the additions
+// does not change a byte.
+//
+// Every sum is kept in 32-bit lanes, four to a SIMD128 vector (64-bit
+// lanes cost 4x in V8 and 30x in JavaScriptCore, which emulate the 64-bit
+// multiply). Past radius 12 a sum needs up to 48 bits, so each weight is
+// split in halves, w = hi * 2^16 + lo, summed apart:
+//   L = sum(lo * p) <= 41 * (2^16 - 1) * 255 < 2^30,
+//   H = sum(hi * p) <= 2^(2r - 16) * 255 <= 2^24 * 255 (radius 20),
+// and the result, floor((H * 2^16 + L + 2^(2r - 1)) / 2^(2r)), is
+// floor((H + floor(L / 2^16) + 2^(2r - 17)) / 2^(2r - 16)), whose
+// numerator stays below 2^24 * 255 + 2^23 + 2^14 < 2^32.
 void blur_pass(const uint8_t* src, uint8_t* dst, const Frame& f, int radius, bool vertical, int y0, int y1) {
-  if (radius <= kMaxRadius32) return blur_rows<uint32_t>(src, dst, f, radius, vertical, y0, y1);
-  blur_rows<uint64_t>(src, dst, f, radius, vertical, y0, y1);
+  static_assert(kMaxRadius <= 20, "the split sums' bounds above hold up to radius 20");
+  const Binomial kernel(radius);
+  const int shift = 2 * radius;  // the weights sum to 2^(2r)
+  const bool split = radius > kMaxRadius32;
+  const size_t stride = static_cast<size_t>(f.width) * 4;
+  std::vector<uint32_t> sums(split ? 2 * stride : stride);
+  uint32_t* const lo = sums.data();
+  uint32_t* const hi = lo + stride;  // used when split
+  for (int y = y0; y < y1; ++y) {
+    std::fill(sums.begin(), sums.end(), 0u);
+    for (int k = -radius; k <= radius; ++k) {
+      const auto w = static_cast<uint64_t>(kernel.weight[k + radius]);
+      if (!split) {
+        add_tap(lo, static_cast<uint32_t>(w), src, f, y, k, vertical);
+        continue;
+      }
+      add_tap(lo, static_cast<uint32_t>(w & 0xffff), src, f, y, k, vertical);
+      add_tap(hi, static_cast<uint32_t>(w >> 16), src, f, y, k, vertical);
+    }
+    uint8_t* d = dst + static_cast<size_t>(y) * stride;
+    if (!split) {
+      const uint32_t half = 1u << (shift - 1);
+      for (size_t i = 0; i < stride; ++i) d[i] = static_cast<uint8_t>((lo[i] + half) >> shift);
+    } else {
+      const uint32_t half = 1u << (shift - 17);
+      for (size_t i = 0; i < stride; ++i) d[i] = static_cast<uint8_t>((hi[i] + (lo[i] >> 16) + half) >> (shift - 16));
+    }
+    const uint8_t* alpha = f.in + static_cast<size_t>(y) * stride;
+    for (size_t i = 3; i < stride; i += 4) d[i] = alpha[i];
+  }
 }
 
 void sharpen_rows(const Frame& f, int y0, int y1) {

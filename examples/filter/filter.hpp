@@ -28,7 +28,7 @@ namespace wsync_filter {
 
 enum class Kind : int { grayscale = 0, blur = 1, sharpen = 2, edges = 3 };
 
-inline constexpr int kMaxRadius = 20;  // blur: C(40, 20) * 255 still fits in 64 bits
+inline constexpr int kMaxRadius = 20;  // blur: its sums stay in 32 bits up to here (filter.cpp)
 inline constexpr int kMaxSide = 4096;  // width and height: 1 .. kMaxSide
 
 struct Params {
