@@ -560,7 +560,8 @@ for (const cpl of browserPlatforms) {
   say(
     "",
     "Wake latency: from just before the pthread's unlock (or done(), or its store and notify) to the main thread running again. " +
-      "The floor: the page's own Atomics.waitAsync on a bare word of the same memory, which a pthread notifies; each wait above takes turns with one of it, in the same page.",
+      "The floor: the page's own Atomics.waitAsync on a bare word of the same memory, which a pthread notifies; each wait above takes turns with one of it, in the same page. " +
+      "Firefox runs with its clock unrounded (it rounds performance.now() to 20 us steps on an isolated page).",
     "",
   );
   const sizes = rows.filter((x) => x.platform === cpl && x.group === "wasmsize");

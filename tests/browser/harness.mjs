@@ -260,7 +260,10 @@ async function launchChromium(executablePath) {
   };
 }
 
-async function launchFirefox(executablePath) {
+// preciseClock: performance.now() to the microsecond. Firefox rounds it to
+// 20 us on an isolated page (and adds jitter), a tenth of a main-thread wake;
+// the benchmarks' wake latencies would otherwise move in steps of that.
+async function launchFirefox(executablePath, { preciseClock = false } = {}) {
   const browser = await puppeteer.launch({
     browser: "firefox",
     executablePath,
@@ -270,6 +273,9 @@ async function launchFirefox(executablePath) {
       // Keep rAF and timers at full rate in a headless window, as for Chromium.
       "dom.min_background_timeout_value": 4,
       "layout.throttled_frame_rate": 60,
+      ...(preciseClock
+        ? { "privacy.reduceTimerPrecision": false, "privacy.reduceTimerPrecision.unconditional": false }
+        : {}),
     },
   });
   return {
