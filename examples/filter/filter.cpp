@@ -85,10 +85,11 @@ constexpr int kMaxRadius32 = 12;
 // the input. The sums are exact integers, so the order of the additions
 // does not change a byte.
 //
-// Every sum is kept in 32-bit lanes, four to a SIMD128 vector (64-bit
-// lanes cost 4x in V8 and 30x in JavaScriptCore, which emulate the 64-bit
-// multiply). Past radius 12 a sum needs up to 48 bits, so each weight is
-// split in halves, w = hi * 2^16 + lo, summed apart:
+// Every sum is kept in 32-bit lanes, four to a SIMD128 vector: x86 has no
+// packed 64-bit multiply before AVX-512, and radius 20 in 64-bit lanes took
+// 2x as long as now in V8 and 13x in JavaScriptCore. Past radius 12 a sum
+// needs up to 48 bits, so each weight is split in halves,
+// w = hi * 2^16 + lo, summed apart:
 //   L = sum(lo * p) <= 41 * (2^16 - 1) * 255 < 2^30,
 //   H = sum(hi * p) <= 2^(2r - 16) * 255 <= 2^24 * 255 (radius 20),
 // and the result, floor((H * 2^16 + L + 2^(2r - 1)) / 2^(2r)), is
