@@ -328,6 +328,25 @@ TYPED_TEST(Timeouts, AWaitThatTimesOutAsItIsReleasedReportsWhatHappened) {
   std::printf("%s: %d of %d raced waits succeeded\n", TypeParam::kName, succeeded, kRounds);
 }
 
+// Deadlines are points on steady_clock, and the waits read that clock their
+// own way (in wasm, emscripten_get_now() directly, as Emscripten's
+// clock_gettime does): each reading lies between two of steady_clock's, so
+// is equal to them where they are equal (readings a few ns apart are, more
+// often than not, in this clock's steps).
+TEST(DeadlineClock, ReadsSteadyClock) {
+  using std::chrono::nanoseconds;
+  int equal_brackets = 0;
+  for (int i = 0; i < 10000; ++i) {
+    const int64_t before = nanoseconds(Clock::now().time_since_epoch()).count();
+    const int64_t now = wsync::detail::Deadline::now_ns();
+    const int64_t after = nanoseconds(Clock::now().time_since_epoch()).count();
+    ASSERT_LE(before, now);
+    ASSERT_LE(now, after);
+    equal_brackets += before == after;
+  }
+  std::printf("%d of 10000 readings fell between two equal steady_clock readings\n", equal_brackets);
+}
+
 #if GTEST_HAS_DEATH_TEST
 TYPED_TEST(Timeouts, NaNIsMisuse) {
   auto& c = this->c;
