@@ -13,7 +13,7 @@ mergeInto(LibraryManager.library, {
   // js/wsync_pre.js.in) carries.
   $wsyncWaitAsync: function(index, expected, timeoutMs, onDone) {
     var codes = { 'ok': 0, 'not-equal': 1, 'timed-out': 2 };
-    wsyncShared.sleepAsync(HEAP32, index, expected, performance.now() + timeoutMs).then(function(result) {
+    wsyncShared.sleepThen(HEAP32, index, expected, performance.now() + timeoutMs, function(result) {
       onDone(codes[result]);
     });
   },

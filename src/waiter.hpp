@@ -111,7 +111,7 @@ class Spinner {
   // The longest gap between two loads of a critical-section spin, in pauses.
   static constexpr int kMaxGap = 16;
 
-  static Spinner counted() noexcept { return Spinner(false, budget(), 0); }
+  static Spinner counted() noexcept { return Spinner(false, budget(), 0, 0); }
 
   // This thread's next blocking spin, in pauses: the limit halved as often
   // as its recent sleeps asked (a share of the limit, so a new limit applies
@@ -132,10 +132,11 @@ class Spinner {
     }
   }
 
+  // The event-loop driver's spin: for `budget_us`, never past `deadline`.
+  // The clock is first read when the spin must wait: a wait that a wake
+  // has already ended (its usual case) reads none.
   static Spinner timed(double budget_us, Deadline deadline) noexcept {
-    int64_t stop = Deadline::now_ns() + static_cast<int64_t>(budget_us * 1000);
-    if (!deadline.is_never() && deadline.ns() < stop) stop = deadline.ns();
-    return Spinner(true, 0, stop);
+    return Spinner(true, 0, static_cast<int64_t>(budget_us * 1000), deadline.ns());
   }
 
   // Spins while `word` holds `busy`, within the budget; returns the last
@@ -159,7 +160,7 @@ class Spinner {
     int gap = 1;  // pauses before the next load
     for (int64_t spent = 0;;) {
       if (word.load(std::memory_order_relaxed) != busy) return word.load(std::memory_order_acquire);
-      if (timed_ ? Deadline::now_ns() >= stop_ns_ : spent >= limit) break;
+      if (timed_ ? timed_out() : spent >= limit) break;
       for (int i = 0; i < gap; ++i) spin_pause();
       spent += gap;
       if (gap < max_gap) gap *= 2;
@@ -179,14 +180,26 @@ class Spinner {
   }
 
  private:
-  constexpr Spinner(bool timed, int limit, int64_t stop_ns) noexcept
-      : timed_(timed), limit_(limit), stop_ns_(stop_ns) {}
+  constexpr Spinner(bool timed, int limit, int64_t budget_ns, int64_t deadline_ns) noexcept
+      : timed_(timed), limit_(limit), budget_ns_(budget_ns), deadline_ns_(deadline_ns) {}
 
+  // A timed spin's clock: starts it at the first call, then whether it ran out.
+  bool timed_out() noexcept {
+    const int64_t now = Deadline::now_ns();
+    if (stop_ns_ == kNotStarted) {
+      stop_ns_ = deadline_ns_ - now < budget_ns_ ? deadline_ns_ : now + budget_ns_;
+    }
+    return now >= stop_ns_;
+  }
+
+  static constexpr int64_t kNotStarted = -1;
   static inline thread_local int t_halvings_ = 0;  // learned by learn(); a new thread spins the whole limit
 
-  bool timed_;       // spin by time (the event-loop driver) or by count
-  int limit_;        // loads per call after the first, when counted
-  int64_t stop_ns_;  // Deadline::now_ns() at which a timed spin stops
+  bool timed_;                     // spin by time (the event-loop driver) or by count
+  int limit_;                      // pauses per call, when counted
+  int64_t budget_ns_;              // a timed spin's length
+  int64_t deadline_ns_;            // and the wait's deadline, which it never passes
+  int64_t stop_ns_ = kNotStarted;  // Deadline::now_ns() at which a timed spin stops
 };
 
 // The waiter of the words with a WAITERS bit (wsync/detail/futex.hpp):
