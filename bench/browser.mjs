@@ -6,7 +6,8 @@
 //    time (long tasks), and the notify-to-resume wake latency, for wsync's
 //    async API, wsync under Asyncify and under JSPI, Emscripten's
 //    emscripten_atomic_wait_suspending (6.0.0 and later), the page's bare
-//    Atomics.waitAsync, and Emscripten's pthread_mutex_lock; plus wake
+//    Atomics.waitAsync, Emscripten's pthread_mutex_lock, and (in a page
+//    linked with Wasm Workers too) emscripten_lock_async_acquire; plus wake
 //    latency over many short waits (median, p95), each wait followed by one
 //    of the bare Atomics.waitAsync in the same page (the engine's floor);
 //    and the wasm size of the same program linked plain, with Asyncify and
@@ -94,6 +95,7 @@ try {
     };
     const builds = ["plain", "asyncify"];
     if (engine.jspi && existsSync(path.join(builtDir("www"), "main_thread_jspi.js"))) builds.push("jspi");
+    if (existsSync(path.join(builtDir("www"), "main_thread_wasm_workers.js"))) builds.push("wasm_workers");
     // The same in every engine: reported once, with Chromium's figures.
     for (const build of engine.name === "chromium" ? ["plain", "asyncify", "jspi"] : []) {
       const wasm = path.join(builtDir("www"), `main_thread_${build}.wasm`);
@@ -111,21 +113,23 @@ try {
       // Long-task entries are Chromium's; elsewhere busy time is not measured.
       const seesLongTasks = await page.evaluate(() => window.seesLongTasks);
       const hasEmscriptenSuspending = await page.evaluate(() => typeof Module._mt_em_wait_suspending === "function");
-      const cases =
-        build === "plain"
-          ? [
-              ["wsync Mutex::lock_async", "lock_async"],
-              ["wsync WaitGroup::wait_async", "wait_async"],
-              ["bare Atomics.waitAsync (the floor)", "bare_wait_async"],
-              ["pthread_mutex_lock", "pthread_lock"],
-            ]
-          : [
-              [`wsync Mutex::lock (${mode[build]})`, "lock_suspend"],
-              [`wsync WaitGroup::wait (${mode[build]})`, "wait_suspend"],
-              ...(hasEmscriptenSuspending
-                ? [[`emscripten_atomic_wait_suspending (${mode[build]})`, "em_wait_suspending"]]
-                : []),
-            ];
+      const cases = {
+        plain: [
+          ["wsync Mutex::lock_async", "lock_async"],
+          ["wsync WaitGroup::wait_async", "wait_async"],
+          ["bare Atomics.waitAsync (the floor)", "bare_wait_async"],
+          ["pthread_mutex_lock", "pthread_lock"],
+        ],
+        // Emscripten's async lock, the peer of Mutex::lock_async, links only
+        // with Wasm Workers (tests/CMakeLists.txt).
+        wasm_workers: [["emscripten_lock_async_acquire", "em_lock_async"]],
+      }[build] ?? [
+        [`wsync Mutex::lock (${mode[build]})`, "lock_suspend"],
+        [`wsync WaitGroup::wait (${mode[build]})`, "wait_suspend"],
+        ...(hasEmscriptenSuspending
+          ? [[`emscripten_atomic_wait_suspending (${mode[build]})`, "em_wait_suspending"]]
+          : []),
+      ];
       for (const [impl, name] of cases) {
         const frames = [],
           busy = [],

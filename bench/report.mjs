@@ -512,7 +512,7 @@ if (browserPlatforms.length)
   say(
     "## 5. The browser main thread, per engine",
     "",
-    "Emscripten's own main-thread waits are here where a -pthread program can link them: emscripten_atomic_wait_suspending (6.0.0 and later) and pthread_mutex_lock. emscripten_lock_async_acquire is not: in 6.0.5 it is defined only in the Wasm Workers library (libwasm_worker.js), which a -pthread link without -sWASM_WORKERS leaves out (the symbol is undefined).",
+    "Emscripten's own main-thread waits are here: emscripten_atomic_wait_suspending (6.0.0 and later) and pthread_mutex_lock, and emscripten_lock_async_acquire, the peer of Mutex::lock_async. That one is defined only in the Wasm Workers library (libwasm_worker.js), which a -pthread link leaves out, so it runs in the same program linked with -sWASM_WORKERS too (its own page, and its own floor).",
     "",
   );
 for (const cpl of browserPlatforms) {

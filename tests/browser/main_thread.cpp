@@ -22,6 +22,9 @@
 #if WSYNC_TEST_EMSCRIPTEN_MAJOR >= 6
 #include <emscripten/atomic.h>  // emscripten_atomic_wait_suspending (6.0.0)
 #endif
+#ifdef WSYNC_TEST_WASM_WORKERS
+#include <emscripten/threading_primitives.h>  // emscripten_lock_async_acquire (with -sWASM_WORKERS)
+#endif
 
 #include <atomic>
 #include <chrono>
@@ -67,6 +70,21 @@ void* hold_pthread_mutex(void*) {
   pthread_mutex_unlock(&g_pthread_mutex);
   return nullptr;
 }
+
+#ifdef WSYNC_TEST_WASM_WORKERS
+// Emscripten's emscripten_lock_t, held the same way (the peer of
+// Mutex::lock_async: emscripten_lock_async_acquire).
+emscripten_lock_t g_em_lock = EMSCRIPTEN_LOCK_T_STATIC_INITIALIZER;
+
+void* hold_em_lock(void*) {
+  emscripten_lock_waitinf_acquire(&g_em_lock);
+  g_hold_started.store(1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(g_hold_ms));
+  g_released.store(emscripten_get_now());
+  emscripten_lock_release(&g_em_lock);
+  return nullptr;
+}
+#endif
 
 void* finish_work(void*) {
   std::this_thread::sleep_for(std::chrono::milliseconds(g_hold_ms));
@@ -352,6 +370,27 @@ EMSCRIPTEN_KEEPALIVE void mt_pthread_lock_sync() {
   resumed(true);
   pthread_mutex_unlock(&g_pthread_mutex);
 }
+
+#ifdef WSYNC_TEST_WASM_WORKERS
+EMSCRIPTEN_KEEPALIVE void mt_hold_em_lock(int hold_ms) {
+  g_hold_started.store(0);
+  start(hold_em_lock, hold_ms);
+}
+
+// Emscripten's asynchronous lock on the main thread: returns at once, and
+// the callback runs from the event loop once the lock is taken (result 0)
+// or the time is up.
+EMSCRIPTEN_KEEPALIVE void mt_em_lock_async(double timeout_ms) {
+  emscripten_lock_async_acquire(
+      &g_em_lock,
+      [](volatile void*, uint32_t, ATOMICS_WAIT_RESULT_T result, void*) {
+        const bool ok = result == ATOMICS_WAIT_OK;
+        resumed(ok);
+        if (ok) emscripten_lock_release(&g_em_lock);
+      },
+      nullptr, timeout_ms);
+}
+#endif
 
 EMSCRIPTEN_KEEPALIVE void* mt_counter() { return &g_counter; }
 

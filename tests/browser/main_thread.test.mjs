@@ -112,6 +112,20 @@ test("async API: lock_async and wait_async keep the page painting", () =>
     ["wait_async", "WaitGroup::wait_async"],
   ]));
 
+// Programs may link Emscripten's Wasm Workers beside pthreads (for
+// emscripten_lock_async_acquire and the like, which the benchmarks compare
+// with lock_async): wsync's async API works there the same, next to it.
+test("linked with Wasm Workers too: lock_async, wait_async and emscripten_lock_async_acquire keep the page painting", (t) => {
+  if (!existsSync(path.join(builtDir("www"), "main_thread_wasm_workers.js"))) {
+    return t.skip("this Emscripten has no emscripten_lock_async_acquire for pthreads (5.0.3): no Wasm Workers build");
+  }
+  return assertWaitsKeepPainting("wasm_workers", [
+    ["lock_async", "Wasm Workers build Mutex::lock_async"],
+    ["wait_async", "Wasm Workers build WaitGroup::wait_async"],
+    ["em_lock_async", "emscripten_lock_async_acquire"],
+  ]);
+});
+
 test("Asyncify: blocking lock() and wait() suspend and keep the page painting", () =>
   assertWaitsKeepPainting("asyncify", [
     ["lock_suspend", "Asyncify Mutex::lock"],
