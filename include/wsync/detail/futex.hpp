@@ -17,12 +17,13 @@
 
 #include <atomic>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
 
 #ifdef __EMSCRIPTEN__
+#include <cmath>
+
 extern "C" double emscripten_get_now(void);  // <emscripten/emscripten.h>
 #endif
 
