@@ -566,10 +566,7 @@ for (const cpl of browserPlatforms) {
   };
   const peers = [
     ["wsync Mutex::lock_async", "emscripten_lock_async_acquire"],
-    ...Object.values({ asyncify: "Asyncify", jspi: "JSPI" }).map((m) => [
-      `wsync WaitGroup::wait (${m})`,
-      `emscripten_atomic_wait_suspending (${m})`,
-    ]),
+    ...["Asyncify", "JSPI"].map((m) => [`wsync WaitGroup::wait (${m})`, `emscripten_atomic_wait_suspending (${m})`]),
   ];
   for (const [ours, theirs] of peers) {
     const a = overFloor(ours),

@@ -49,13 +49,20 @@ int g_hold_ms;
 int g_counter;  // guarded by g_mutex, in C++ and in JS alike
 int g_iterations;
 
-void* hold_mutex(void*) {
-  g_mutex.lock();
+// A pthread's hold of some lock: takes it, says so, keeps it for
+// g_hold_ms, and notes the time just before it gives it back.
+template <class Take, class Give>
+void* hold(Take take, Give give) {
+  take();
   g_hold_started.store(1);
   std::this_thread::sleep_for(std::chrono::milliseconds(g_hold_ms));
   g_released.store(emscripten_get_now());
-  g_mutex.unlock();
+  give();
   return nullptr;
+}
+
+void* hold_mutex(void*) {
+  return hold([] { g_mutex.lock(); }, [] { g_mutex.unlock(); });
 }
 
 // Emscripten's own pthread_mutex, held the same way (the benchmarks'
@@ -63,12 +70,7 @@ void* hold_mutex(void*) {
 pthread_mutex_t g_pthread_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 void* hold_pthread_mutex(void*) {
-  pthread_mutex_lock(&g_pthread_mutex);
-  g_hold_started.store(1);
-  std::this_thread::sleep_for(std::chrono::milliseconds(g_hold_ms));
-  g_released.store(emscripten_get_now());
-  pthread_mutex_unlock(&g_pthread_mutex);
-  return nullptr;
+  return hold([] { pthread_mutex_lock(&g_pthread_mutex); }, [] { pthread_mutex_unlock(&g_pthread_mutex); });
 }
 
 #ifdef WSYNC_TEST_WASM_WORKERS
@@ -77,12 +79,7 @@ void* hold_pthread_mutex(void*) {
 emscripten_lock_t g_em_lock = EMSCRIPTEN_LOCK_T_STATIC_INITIALIZER;
 
 void* hold_em_lock(void*) {
-  emscripten_lock_waitinf_acquire(&g_em_lock);
-  g_hold_started.store(1);
-  std::this_thread::sleep_for(std::chrono::milliseconds(g_hold_ms));
-  g_released.store(emscripten_get_now());
-  emscripten_lock_release(&g_em_lock);
-  return nullptr;
+  return hold([] { emscripten_lock_waitinf_acquire(&g_em_lock); }, [] { emscripten_lock_release(&g_em_lock); });
 }
 #endif
 
