@@ -817,9 +817,10 @@ const notes = {
     `Contended: ${contendedMisses.join("; ")}. On this shared 2-vCPU host the cost of moving a cache line`,
     "between the two cores changes from moment to moment (a round trip measured 55 ns at some moments and over",
     "300 ns at others, on 2026-12-03), and with it every lock's throughput at an empty critical section (one",
-    "implementation at one point has measured 5.7e+3 and 3.6e+4 acquisitions per ms within one run). wsync's",
-    "spin backs off between loads so as to steal the holder's line less often (docs/how-it-works.md); a point",
-    "still missed is one where the repetitions paired with a baseline's fell in different moments.",
+    "implementation at one point has measured 5.7e+3 and 3.6e+4 acquisitions per ms within one run). A wsync",
+    "Mutex waiter spins briefly (a thirty-second of the budget) and backs off between loads, so as to steal",
+    "the holder's line less often (docs/how-it-works.md); a point still missed is one where the repetitions",
+    "paired with a baseline's fell in different moments.",
   ],
   forkjoin: [
     "Fork-join: the waiters spin, then yield 16 times, then sleep; natively a wait for other threads' work",

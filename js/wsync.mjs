@@ -337,10 +337,13 @@ const sleepWhile = (i32, index, expected) => ({ done: false, i32, index, expecte
 // pauses for blocking agents (a held lock is often released within a few
 // hundred cycles, and a sleep costs a futex round trip on both sides), timed
 // for the event-loop driver (the spinMicros budget, never past the wait's
-// deadline). Waiting for a critical section, the gap between two loads
-// doubles up to MAX_GAP pauses: each load pulls the holder's cache line into
-// the shared state, and its unlock must fetch it back. Waiting for an event
-// (EVENT), it loads after every pause.
+// deadline). What it waits for sets its share of the budget, as there: a
+// Mutex's holder (LOCK_HOLDER) a thirty-second, a release (RELEASE:
+// Semaphore, CondVar's relock) or an event (EVENT) the whole. Waiting for a
+// lock or a release, the gap between two loads doubles up to MAX_GAP
+// pauses: each load pulls the holder's cache line into the shared state,
+// and its unlock must fetch it back. Waiting for an event, it loads after
+// every pause.
 //
 // A blocking agent learns how far to spin from its recent sleeps, with
 // src/waiter.hpp's rule and constants: a sleep that a wake ended within
@@ -348,7 +351,10 @@ const sleepWhile = (i32, index, expected) => ({ done: false, i32, index, expecte
 // a timeout halves it (down to 1/64 of spinLimit): the limit halved as often
 // as the recent sleeps asked, so a new limit applies at once.
 const MAX_GAP = 16;
-const EVENT = true;
+const LOCK_HOLDER = 0;
+const RELEASE = 1;
+const EVENT = 2;
+const LOCK_HOLDER_DIVISOR = 32;
 const SHORT_SLEEP_MS = 0.02;
 const MOST_HALVINGS = 6;
 let halvings = 0; // this agent's; a new agent spins the whole limit
@@ -389,14 +395,15 @@ class Spinner {
     this.stop ??= Math.min(t + options.spinMicros / 1000, this.deadline);
     return t >= this.stop;
   }
-  // Spins while i32[index] === busy, within the budget; the last value seen
-  // (`busy` when the budget ran out).
-  whileEqual(i32, index, busy, event = false) {
-    const maxGap = event ? 1 : MAX_GAP;
+  // Spins while i32[index] === busy, within the budget (its share for
+  // `awaited`, rounded up); the last value seen (`busy` when it ran out).
+  whileEqual(i32, index, busy, awaited) {
+    const maxGap = awaited === EVENT ? 1 : MAX_GAP;
+    const limit = awaited === LOCK_HOLDER ? Math.ceil(this.limit / LOCK_HOLDER_DIVISOR) : this.limit;
     for (let spent = 0, gap = 1; ;) {
       const s = Atomics.load(i32, index);
       if (s !== busy) return s;
-      if (this.timed ? this.timedOut() : spent >= this.limit) return s;
+      if (this.timed ? this.timedOut() : spent >= limit) return s;
       for (let i = 0; i < gap; ++i) pause();
       spent += gap;
       if (gap < maxGap) gap *= 2;
@@ -466,7 +473,8 @@ class MutexWaiter {
   attempt(spin) {
     const { i32, index } = this;
     // Spin while LOCKED with no sleepers; stop at once on any other value.
-    let s = spin.whileEqual(i32, index, LOCKED);
+    // CondVar's relock waits for the notifier's unlock: a release.
+    let s = spin.whileEqual(i32, index, LOCKED, this.asContended ? RELEASE : LOCK_HOLDER);
     for (;;) {
       let next;
       switch (s) {
@@ -607,7 +615,7 @@ class SemaphoreWaiter {
       if (this.sem.tryAcquire()) return this.finish(true);
       if (!this.registered) {
         // Spin first: a permit that arrives soon then costs its releaser no wake.
-        if (spin.whileEqual(i32, index, 0) !== 0) continue;
+        if (spin.whileEqual(i32, index, 0, RELEASE) !== 0) continue;
         // Register, then re-check (both seq_cst): either we see the permit
         // or its releaser sees us in `sleepers` (docs/abi.md).
         Atomics.add(i32, index + SEM_SLEEPERS, 1);

@@ -42,7 +42,9 @@ class MutexWaiter {
   Step attempt(Spinner& spin) noexcept {
     // Spin while LOCKED with no sleepers; stop at once on any other value:
     // free (take it), or others already sleep (spinning only delays us).
-    uint32_t s = spin.while_equal(state_, Mutex::kLocked);
+    // CondVar's relock waits for the notifier, which unlocks after its
+    // notify: a release, worth the whole budget.
+    uint32_t s = spin.while_equal(state_, Mutex::kLocked, as_contended_ ? Awaited::kRelease : Awaited::kLockHolder);
     for (;;) {
       uint32_t next;
       switch (s) {

@@ -27,7 +27,7 @@ class SemaphoreWaiter {
       if (!registered_) {
         // Spin first: a permit that arrives soon then costs its releaser no
         // wake (sleepers is still zero for us).
-        if (spin.while_equal(count, 0) != 0) continue;
+        if (spin.while_equal(count, 0, Awaited::kRelease) != 0) continue;
         // seq_cst, and the seq_cst re-check below: see the header.
         Access::sleepers_word(sem_).fetch_add(1, std::memory_order_seq_cst);
         registered_ = true;

@@ -56,9 +56,16 @@ struct Step {
 
 // What a spin waits for, which decides how long it is worth spinning.
 enum class Awaited {
-  // A critical section (Mutex, Semaphore, CondVar's relock): usually over
-  // within a few hundred cycles, while its holder runs.
-  kCriticalSection,
+  // A Mutex's holder to unlock (lock()): a critical section is usually over
+  // within a few hundred cycles, and while its holder runs, every load of
+  // ours pulls the line away from it, so that its unlock, and the next
+  // lock, must fetch it back. A short spin (kLockHolderDivisor).
+  kLockHolder,
+  // A release at the end of another thread's short step (Semaphore's
+  // release; CondVar's relock, whose holder unlocks after its notify, a
+  // futex call of microseconds in wasm): the whole budget, which spins
+  // through the releaser's step instead of sleeping and being woken.
+  kRelease,
   // Other threads' work (WaitGroup, Latch, Barrier, Once, CondVar's
   // notify): often longer, and natively, with more threads than cores,
   // spinning for it takes the core that work needs.
@@ -108,7 +115,15 @@ class Spinner {
   // (1/64 of it), so that waits that have been long still spin briefly, and
   // can learn that they became short again.
   static constexpr int kMostHalvings = 6;
-  // The longest gap between two loads of a critical-section spin, in pauses.
+  // A Mutex's waiter spins this fraction of the budget (rounded up): about
+  // 0.6 us in V8 at the wasm limit, 4 pauses (then the yields) natively. In
+  // the contended benchmark (bench/primitives.cpp) the whole budget ran at
+  // 0.55 to 0.9 times this one's throughput at every point, natively and in
+  // wasm, as spinners kept pulling the line from running holders; the
+  // Mutex + CondVar ping-pong, whose relock spins the whole budget, was
+  // unchanged (docs/how-it-works.md).
+  static constexpr int kLockHolderDivisor = 32;
+  // The longest gap between two loads of a spin on a lock or a release, in pauses.
   static constexpr int kMaxGap = 16;
 
   static Spinner counted() noexcept { return Spinner(false, budget(), 0, 0); }
@@ -139,6 +154,17 @@ class Spinner {
     return Spinner(true, 0, static_cast<int64_t>(budget_us * 1000), deadline.ns());
   }
 
+  // The most pauses a counted spin for `awaited` spends: its share of this
+  // thread's budget, rounded up (any budget above 0 spins at least once).
+  // In 64 bits, so that a budget near INT_MAX neither overflows here nor in
+  // while_equal's count.
+  int64_t pauses_for(Awaited awaited) const noexcept {
+    const int divisor = awaited == Awaited::kLockHolder ? kLockHolderDivisor
+                        : awaited == Awaited::kEvent    ? kEventDivisor
+                                                        : 1;
+    return (int64_t{limit_} + divisor - 1) / divisor;
+  }
+
   // Spins while `word` holds `busy`, within the budget; returns the last
   // value seen. The spinning loads are relaxed (the line stays shared and
   // cheap); a change is read once more with acquire before it is returned,
@@ -147,15 +173,12 @@ class Spinner {
   // relaxed value here once let a Once caller return too early). A budget
   // that ran out returns `busy`, on which waiters only CAS or sleep.
   //
-  // The budget counts pauses, not loads. Waiting for a critical section, the
+  // The budget counts pauses, not loads. Waiting for a lock or a release, the
   // gap between two loads doubles up to kMaxGap pauses (exponential backoff,
   // as in Anderson's test-and-test-and-set locks): every load pulls the
   // holder's line into the shared state, and its unlock must fetch it back.
-  uint32_t while_equal(const std::atomic<uint32_t>& word, uint32_t busy,
-                       Awaited awaited = Awaited::kCriticalSection) noexcept {
-    // Rounded up: any budget above 0 spins at least once. In 64 bits, so
-    // that a budget near INT_MAX neither overflows here nor in `spent`.
-    const int64_t limit = awaited == Awaited::kEvent ? (int64_t{limit_} + kEventDivisor - 1) / kEventDivisor : limit_;
+  uint32_t while_equal(const std::atomic<uint32_t>& word, uint32_t busy, Awaited awaited) noexcept {
+    const int64_t limit = pauses_for(awaited);
     const int max_gap = awaited == Awaited::kEvent ? 1 : kMaxGap;
     int gap = 1;  // pauses before the next load
     for (int64_t spent = 0;;) {

@@ -1,8 +1,8 @@
 // The Spinner (src/waiter.hpp) on its own: every budget ends, a change is
 // returned at once, and a change made by another thread mid-spin is seen,
-// with either kind of wait (a critical section's spin backs off between
-// loads; an event's reads after every pause); and how a thread learns its
-// budget from its sleeps.
+// with every kind of wait (a lock's and a release's spin back off between
+// loads; an event's reads after every pause); each kind's share of the
+// budget; and how a thread learns its budget from its sleeps.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstdint>
 #include <ostream>
+#include <string>
 #include <thread>
 
 #include "waiter.hpp"
@@ -19,9 +20,10 @@
 namespace wsync {
 namespace detail {
 // How GoogleTest names the parameter in test output.
-void PrintTo(Awaited awaited, std::ostream* out) {
-  *out << (awaited == Awaited::kCriticalSection ? "kCriticalSection" : "kEvent");
+const char* name_of(Awaited awaited) {
+  return awaited == Awaited::kLockHolder ? "LockHolder" : awaited == Awaited::kRelease ? "Release" : "Event";
 }
+void PrintTo(Awaited awaited, std::ostream* out) { *out << name_of(awaited); }
 }  // namespace detail
 }  // namespace wsync
 
@@ -41,6 +43,13 @@ class SpinLimit {
  private:
   int previous_;
 };
+
+// Runs `body` on a new thread: a thread's learned budget starts afresh.
+template <class Body>
+void on_fresh_thread(Body body) {
+  std::thread t(body);
+  t.join();
+}
 
 class SpinnerTest : public ::testing::TestWithParam<Awaited> {};
 
@@ -81,16 +90,36 @@ TEST_P(SpinnerTest, SeesAChangeMadeWhileItSpins) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(BothKinds, SpinnerTest, ::testing::Values(Awaited::kCriticalSection, Awaited::kEvent),
+INSTANTIATE_TEST_SUITE_P(EveryKind, SpinnerTest,
+                         ::testing::Values(Awaited::kLockHolder, Awaited::kRelease, Awaited::kEvent),
                          [](const ::testing::TestParamInfo<Awaited>& info) {
-                           return info.param == Awaited::kCriticalSection ? "CriticalSection" : "Event";
+                           return std::string(wsync::detail::name_of(info.param));
                          });
 
-// Runs `body` on a new thread: a thread's learned budget starts afresh.
-template <class Body>
-void on_fresh_thread(Body body) {
-  std::thread t(body);
-  t.join();
+TEST(SpinnerShares, ALockHolderGetsAThirtySecondAReleaseTheWholeBudgetAnEventItsShare) {
+  SpinLimit limit(6400);
+  on_fresh_thread([] {
+    const Spinner spin = Spinner::counted();
+    EXPECT_EQ(spin.pauses_for(Awaited::kLockHolder), 200);
+    EXPECT_EQ(spin.pauses_for(Awaited::kRelease), 6400);
+    EXPECT_EQ(spin.pauses_for(Awaited::kEvent), 6400 / Spinner::kEventDivisor);
+  });
+}
+
+TEST(SpinnerShares, EveryShareOfABudgetAboveZeroSpinsAndOfZeroDoesNot) {
+  for (int pauses : {1, 3, 31, 33}) {
+    SpinLimit limit(pauses);
+    on_fresh_thread([pauses] {
+      const Spinner spin = Spinner::counted();
+      EXPECT_EQ(spin.pauses_for(Awaited::kLockHolder), (pauses + 31) / 32) << pauses << " pauses";
+      EXPECT_GE(spin.pauses_for(Awaited::kEvent), 1) << pauses << " pauses";
+    });
+  }
+  SpinLimit none(0);
+  on_fresh_thread([] {
+    const Spinner spin = Spinner::counted();
+    for (Awaited kind : {Awaited::kLockHolder, Awaited::kRelease, Awaited::kEvent}) EXPECT_EQ(spin.pauses_for(kind), 0);
+  });
 }
 
 constexpr int64_t kShort = Spinner::kShortSleepNs / 2, kLong = Spinner::kShortSleepNs * 100;

@@ -14,7 +14,8 @@ extern "C" {
  * (then a few yields), 32768 in wasm, where a pause is a read of a local
  * (about 20 us in V8 on the benchmark machine); 0 sleeps at once. Each
  * thread learns its own spin below this from how soon its recent sleeps
- * were woken (docs/how-it-works.md). A negative value is ignored. Returns
+ * were woken, and a Mutex's lock() spins a thirty-second of that
+ * (docs/how-it-works.md). A negative value is ignored. Returns
  * the previous value.
  * (The browser main thread spins by time instead: wsync/main_thread.h.) */
 int wsync_set_spin_limit(int pauses);
