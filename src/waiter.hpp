@@ -116,12 +116,10 @@ class Spinner {
   // can learn that they became short again.
   static constexpr int kMostHalvings = 6;
   // A Mutex's waiter spins this fraction of the budget (rounded up): about
-  // 0.6 us in V8 at the wasm limit, 4 pauses (then the yields) natively. In
-  // the contended benchmark (bench/primitives.cpp) the whole budget ran at
-  // 0.55 to 0.9 times this one's throughput at every point, natively and in
-  // wasm, as spinners kept pulling the line from running holders; the
-  // Mutex + CondVar ping-pong, whose relock spins the whole budget, was
-  // unchanged (docs/how-it-works.md).
+  // 0.6 us in V8 at the wasm limit, 4 pauses (then the yields) natively.
+  // Longer, its loads kept running holders waiting for their line, and the
+  // contended benchmark lost throughput at every point, natively and in
+  // wasm (figures: docs/how-it-works.md).
   static constexpr int kLockHolderDivisor = 32;
   // The longest gap between two loads of a spin on a lock or a release, in pauses.
   static constexpr int kMaxGap = 16;
