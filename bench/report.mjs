@@ -236,7 +236,7 @@ for (const pl of platforms) {
   say(
     `### ${pl}`,
     "",
-    `| threads, inside | ${cols.join(" | ")} | wsync / best baseline | CPU us per acquisition, ${["wsync", ...cbaselines].join(" / ")} | fairness wsync / pthread / std | longest wait, ms, wsync / pthread / std |`,
+    `| threads, inside | ${cols.join(" | ")} | wsync / best baseline | CPU us per acquisition, ${["wsync", ...cbaselines].join(" / ")} | fairness, ${["wsync", ...cbaselines].join(" / ")} | longest wait, ms, ${["wsync", ...cbaselines].join(" / ")} |`,
     `|---|${cols.map(() => "---").join("|")}|---|---|---|---|`,
   );
   let worst = Infinity;
@@ -268,7 +268,7 @@ for (const pl of platforms) {
           `${pl}, ${t} threads, ${inside} inside (paired ${fmt(vsBest)}, medians ${fmt(ofMedians)})`,
         );
       say(
-        `| ${t}, ${inside} | ${cols.map((i) => fmt(r[i]?.median)).join(" | ")} | ${fmt(vsBest)}${split ? " *" : ""} | ${["wsync::Mutex", ...cbaselines].map((i) => cpuFmt(r[i])).join(" / ")} | ${fmt(r["wsync::Mutex"].fairness)} / ${fmt(r["pthread_mutex"].fairness)} / ${fmt(r["std::mutex"].fairness)} | ${fmt(r["wsync::Mutex"].longest_wait_ms)} / ${fmt(r["pthread_mutex"].longest_wait_ms)} / ${fmt(r["std::mutex"].longest_wait_ms)} |`,
+        `| ${t}, ${inside} | ${cols.map((i) => fmt(r[i]?.median)).join(" | ")} | ${fmt(vsBest)}${split ? " *" : ""} | ${["wsync::Mutex", ...cbaselines].map((i) => cpuFmt(r[i])).join(" / ")} | ${["wsync::Mutex", ...cbaselines].map((i) => fmt(r[i]?.fairness)).join(" / ")} | ${["wsync::Mutex", ...cbaselines].map((i) => fmt(r[i]?.longest_wait_ms)).join(" / ")} |`,
       );
     }
   }
