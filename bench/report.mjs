@@ -233,10 +233,13 @@ for (const pl of platforms) {
   const has = (i) => rows.some((r) => r.platform === pl && r.group === "contended" && r.impl === i);
   const cols = cimpls.filter(has),
     cbaselines = cbaselinesAll.filter(has);
+  // The per-implementation columns: wsync's figure, then each baseline's.
+  const named = ["wsync", ...cbaselines].join(" / ");
+  const perImpl = (r, f) => ["wsync::Mutex", ...cbaselines].map((i) => f(r[i])).join(" / ");
   say(
     `### ${pl}`,
     "",
-    `| threads, inside | ${cols.join(" | ")} | wsync / best baseline | CPU us per acquisition, ${["wsync", ...cbaselines].join(" / ")} | fairness, ${["wsync", ...cbaselines].join(" / ")} | longest wait, ms, ${["wsync", ...cbaselines].join(" / ")} |`,
+    `| threads, inside | ${cols.join(" | ")} | wsync / best baseline | CPU us per acquisition, ${named} | fairness, ${named} | longest wait, ms, ${named} |`,
     `|---|${cols.map(() => "---").join("|")}|---|---|---|---|`,
   );
   let worst = Infinity;
@@ -268,7 +271,7 @@ for (const pl of platforms) {
           `${pl}, ${t} threads, ${inside} inside (paired ${fmt(vsBest)}, medians ${fmt(ofMedians)})`,
         );
       say(
-        `| ${t}, ${inside} | ${cols.map((i) => fmt(r[i]?.median)).join(" | ")} | ${fmt(vsBest)}${split ? " *" : ""} | ${["wsync::Mutex", ...cbaselines].map((i) => cpuFmt(r[i])).join(" / ")} | ${["wsync::Mutex", ...cbaselines].map((i) => fmt(r[i]?.fairness)).join(" / ")} | ${["wsync::Mutex", ...cbaselines].map((i) => fmt(r[i]?.longest_wait_ms)).join(" / ")} |`,
+        `| ${t}, ${inside} | ${cols.map((i) => fmt(r[i]?.median)).join(" | ")} | ${fmt(vsBest)}${split ? " *" : ""} | ${perImpl(r, cpuFmt)} | ${perImpl(r, (x) => fmt(x?.fairness))} | ${perImpl(r, (x) => fmt(x?.longest_wait_ms))} |`,
       );
     }
   }
