@@ -149,21 +149,37 @@ try {
         });
       }
       // Wake latency over many short waits: notify -> main thread resumed.
-      // Each wait takes turns with one of the page's bare Atomics.waitAsync,
-      // so the floor is measured in the same page at the same moments.
+      // The page's cases take turns, and each wait is followed by one of the
+      // page's bare Atomics.waitAsync, so every case and the floor are
+      // measured at the same moments: run one case's waits after another's,
+      // and a page's own drift (JIT tiers, the host's load) shows as a gap
+      // between them (in Firefox, 1.2x between two equal waits). The floor
+      // is every one of the page's bare waits: the ones that follow a given
+      // case also carry what that case leaves behind (its thread exiting),
+      // which moved a case's own floor median by a fifth. The page linked
+      // with Wasm Workers runs Mutex::lock_async too, beside its peer.
       // 80 each: a main-thread wake's latency spreads over 2x between its
       // quartiles, and with 40 one case's median ratio to the floor moved
       // between 1.2 and 1.5 from run to run (Firefox).
       const waits = 80;
+      const warmUp = 5;
       const shortWait = (name) =>
         page.evaluate(async (n) => (await window.scenario(n, { holdMs: 20 })).latencyMs, name);
-      for (const [impl, name] of cases.filter(([, n]) => n !== "pthread_lock" && n !== "bare_wait_async")) {
-        const latencies = [],
-          floor = [];
-        for (let i = 0; i < waits; ++i) {
-          latencies.push(await shortWait(name));
-          floor.push(await shortWait("bare_wait_async"));
+      const timed = cases.filter(([, n]) => n !== "pthread_lock" && n !== "bare_wait_async");
+      if (build === "wasm_workers") timed.unshift(["wsync Mutex::lock_async (linked with Wasm Workers)", "lock_async"]);
+      const samples = timed.map(() => []);
+      const floor = [];
+      for (let i = -warmUp; i < waits; ++i) {
+        for (const [c, [, name]] of timed.entries()) {
+          const latency = await shortWait(name);
+          const bare = await shortWait("bare_wait_async");
+          if (i < 0) continue;
+          samples[c].push(latency);
+          floor.push(bare);
         }
+      }
+      for (const [c, [impl]] of timed.entries()) {
+        const latencies = samples[c];
         emit("wakelatency", impl, `${waits} waits of 20 ms`, "ms", latencies, {
           p95: percentile(latencies, 0.95),
           floorMs: medianOf(floor),
