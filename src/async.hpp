@@ -22,7 +22,10 @@ class AsyncWait {
   virtual Step attempt(Spinner& spin) noexcept = 0;
   virtual Step on_timeout() noexcept = 0;
   virtual Deadline deadline() const noexcept = 0;
-  virtual void woken() noexcept = 0;
+  // Around each sleep: so that a waiter with slept() hears of it (reading
+  // the clock only for such a waiter).
+  virtual void going_to_sleep() noexcept = 0;
+  virtual void back_from_sleep(Woke how) noexcept = 0;
 
   const AsyncCallback callback;
 };
@@ -34,10 +37,18 @@ class AsyncWaiter final : public AsyncWait {
   Step attempt(Spinner& spin) noexcept override { return waiter_.attempt(spin); }
   Step on_timeout() noexcept override { return waiter_.on_timeout(); }
   Deadline deadline() const noexcept override { return waiter_.deadline(); }
-  void woken() noexcept override { note_woken(waiter_); }
+  void going_to_sleep() noexcept override {
+    if constexpr (HasSlept<Waiter>::value) slept_at_ns_ = Deadline::now_ns();
+  }
+  void back_from_sleep(Woke how) noexcept override {
+    if constexpr (HasSlept<Waiter>::value) {
+      if (how != Woke::kNotEqual) waiter_.slept(slept_at_ns_, Deadline::now_ns(), how == Woke::kWoken);
+    }
+  }
 
  private:
   Waiter waiter_;
+  int64_t slept_at_ns_ = 0;
 };
 
 // Takes ownership of `wait`; its first attempt runs from the event loop, and

@@ -30,7 +30,7 @@ void step(AsyncWait* wait);
 // is never swallowed.
 void on_wake(void* arg, int result) {
   auto* wait = static_cast<AsyncWait*>(arg);
-  if (result == 0) wait->woken();
+  wait->back_from_sleep(result == 0 ? Woke::kWoken : result == 1 ? Woke::kNotEqual : Woke::kTimedOut);
   if (result == 2 && wait->deadline().remaining_ns() == 0) {
     const Step step_after = wait->on_timeout();
     if (step_after.finished) return finish(wait, step_after.ok);
@@ -51,6 +51,7 @@ void step(AsyncWait* wait) {
       continue;
     }
     const double ms = deadline.is_never() ? INFINITY : static_cast<double>(deadline.remaining_ns()) / 1e6;
+    wait->going_to_sleep();
     return wsync_js_wait_async(next.word, next.expected, ms, on_wake, wait);
   }
 }

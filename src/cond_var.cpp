@@ -61,8 +61,8 @@ class CondWaiter {
 
   Deadline deadline() const noexcept { return relocking_ ? Deadline::never() : seq_waiter_.deadline(); }
 
-  void woken() noexcept {
-    if (relocking_) mutex_waiter_.woken();
+  void slept(int64_t from_ns, int64_t to_ns, bool woken) noexcept {
+    if (relocking_) mutex_waiter_.slept(from_ns, to_ns, woken);
   }
 
  private:

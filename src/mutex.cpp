@@ -19,10 +19,9 @@ namespace {
 // the word's address as WebKit's ParkingLot keeps its fair-unlock time per
 // bucket. Locks that share a slot share a gate: that only spaces their
 // handoffs out, it never holds a request back longer than twice the bound
-// (handoff_gate_open). Release and
-// acquire keep a reader's clock read after the closer's (handoff_gate_open);
-// otherwise a heuristic: a lost or stale value lets a handoff more or less
-// through.
+// (handoff_gate_open). Release and acquire make a gate the reader sees
+// at least the closer's; beyond that it is a heuristic: a lost or stale value
+// lets a handoff more or less through.
 constexpr int kGateBits = 6;
 std::atomic<int64_t> g_next_handoff_ns[1 << kGateBits];
 

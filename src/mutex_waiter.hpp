@@ -24,8 +24,9 @@ void close_handoff_gate(const std::atomic<uint32_t>& word, int64_t now_ns) noexc
 // shrank: open too, so that the gate never holds a request back longer than
 // twice the bound. (wasm threads' clocks are only roughly aligned: a bound
 // of slack keeps the gate closed for a reader whose clock is a little
-// behind the closer's.) The reader reads the gate before its clock, so that
-// on one clock a gate closed up to that read was closed no later than now.
+// behind the closer's, or a time read a little before the gate: a waiter
+// passes the end of its last sleep, which a gate closed since can follow by
+// as long as the waiter took to get from its wake to here.)
 inline bool handoff_gate_open(int64_t gate_ns, int64_t now_ns) noexcept {
   const int64_t wait = gate_ns - now_ns;
   return wait <= 0 || wait > 2 * handoff_after_ns();
@@ -52,7 +53,7 @@ class MutexWaiter {
           // Free. Taken as LOCKED only by a waiter that never slept: once
           // we have slept, other sleepers may remain, and only a CONTENDED
           // word makes the next unlock wake one.
-          if (take(s, slept() || as_contended_ ? Mutex::kContended : Mutex::kLocked)) return Step::done(true);
+          if (take(s, slept_ || as_contended_ ? Mutex::kContended : Mutex::kLocked)) return Step::done(true);
           continue;
         case Mutex::kHandoff:
           // Released to the sleepers: ours if we have been woken from a
@@ -90,7 +91,7 @@ class MutexWaiter {
     for (;;) {
       if (s == Mutex::kHandoff) {
         if (take_handoff(s)) return Step::done(true);
-      } else if (s == Mutex::kStarving && woken_ && starving()) {
+      } else if (s == Mutex::kStarving && woken_ && past_bound()) {
         // Withdraw the request: it may be ours, and a HANDOFF must always
         // have a taker. Another starving sleeper asks again when it wakes.
         if (state_.compare_exchange_strong(s, Mutex::kContended, std::memory_order_relaxed)) {
@@ -104,8 +105,14 @@ class MutexWaiter {
 
   Deadline deadline() const noexcept { return deadline_; }
 
-  // The driver's word that the last sleep really slept and was woken.
-  void woken() noexcept { woken_ = true; }
+  // The driver's report of a sleep (src/waiter.hpp): its clock readings
+  // serve the handoff bound, so that this waiter reads no clock of its own
+  // (in wasm a read is a call into JavaScript, of 0.1 to 0.4 us).
+  void slept(int64_t from_ns, int64_t to_ns, bool woken) noexcept {
+    if (first_sleep_ns_ == 0) first_sleep_ns_ = from_ns | 1;  // never 0: 0 is "not yet"
+    last_wake_ns_ = to_ns;
+    woken_ = woken_ || woken;
+  }
 
  private:
   // Acquire: pairs with the unlock's release that left `expected` behind.
@@ -121,41 +128,38 @@ class MutexWaiter {
   // could use up its request, one after another.) Serving it closes the
   // lock's handoff gate for the bound.
   bool take_handoff(uint32_t& expected) noexcept {
-    const int64_t now = Deadline::now_ns();
-    const bool served = past_bound(now);
+    const bool served = past_bound();
     if (!take(expected, served ? Mutex::kContended : Mutex::kStarving)) return false;
-    if (served) close_handoff_gate(state_, now);
+    if (served) close_handoff_gate(state_, last_wake_ns_);
     return true;
   }
 
-  bool slept() const noexcept { return slept_since_ns_ != 0; }
-
-  // Past the handoff bound, counted from the first sleep. The clock is read
-  // only after a sleep: a wait that the spin ends costs no clock read.
-  bool past_bound(int64_t now) const noexcept { return slept() && now - slept_since_ns_ >= handoff_after_ns(); }
-  bool starving() const noexcept { return past_bound(Deadline::now_ns()); }
+  // Past the handoff bound, from the start of the first sleep to the end of
+  // the last (the driver's readings: a wait that the spin ends costs none).
+  bool past_bound() const noexcept {
+    return first_sleep_ns_ != 0 && last_wake_ns_ - first_sleep_ns_ >= handoff_after_ns();
+  }
 
   // Only a waiter that can take the handoff (woken, past the bound) may ask
   // for it, and only while the lock's gate is open: with more threads than
   // cores every sleeper passes the bound, and a handoff at every unlock
   // would leave the lock idle for a wake each time.
   bool may_ask() const noexcept {
-    if (!woken_) return false;
-    const int64_t gate = handoff_gate(state_);  // before the clock (see handoff_gate_open)
-    const int64_t now = Deadline::now_ns();
-    return past_bound(now) && handoff_gate_open(gate, now);
+    return woken_ && past_bound() && handoff_gate_open(handoff_gate(state_), last_wake_ns_);
   }
 
   Step sleep_while(uint32_t value) noexcept {
-    if (!slept()) slept_since_ns_ = Deadline::now_ns() | 1;  // never 0: 0 is "not yet"
+    slept_ = true;
     return Step::sleep_while(state_, value);
   }
 
   std::atomic<uint32_t>& state_;
   Deadline deadline_;
   bool as_contended_;
+  bool slept_ = false;          // went to sleep at least once (so others may sleep too)
   bool woken_ = false;          // a sleep on the word ended in a wake
-  int64_t slept_since_ns_ = 0;  // steady-clock ns of the first sleep; 0 before it
+  int64_t first_sleep_ns_ = 0;  // steady-clock ns at which the first sleep began; 0 before it
+  int64_t last_wake_ns_ = 0;    // and at which the last one ended
 };
 
 }  // namespace detail

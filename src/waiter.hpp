@@ -6,8 +6,11 @@
 //   Step attempt(Spinner&);  // try to finish; else name a word and value to sleep on
 //   Step on_timeout();       // the deadline passed: finish, or go_on() (attempt again)
 //   Deadline deadline() const;  // may change once on_timeout() went on (CondVar's relock)
-//   void woken();            // optional: the last sleep really slept and was woken
-//                            // (Woke::kWoken), not a wait that returned at once
+//   void slept(int64_t from_ns, int64_t to_ns, bool woken);
+//                            // optional: a sleep ran from from_ns to to_ns
+//                            // (steady clock, the driver's readings) and was
+//                            // woken (Woke::kWoken) or timed out; a wait that
+//                            // returned at once (not-equal) is no sleep
 //
 // and knows nothing about how it sleeps. wait_blocking() below drives it with
 // futex_wait (pthreads, workers, Node's main thread; on the browser main
@@ -270,15 +273,16 @@ class WaitersBitWaiter {
   Deadline deadline_;
 };
 
-// Tells a waiter that has woken() (the Mutex's) that its sleep was real.
+// Reports a sleep to a waiter that has slept() (the Mutex's).
 template <class Waiter, class = void>
-struct HasWoken : std::false_type {};
+struct HasSlept : std::false_type {};
 template <class Waiter>
-struct HasWoken<Waiter, std::void_t<decltype(std::declval<Waiter&>().woken())>> : std::true_type {};
+struct HasSlept<Waiter, std::void_t<decltype(std::declval<Waiter&>().slept(int64_t{}, int64_t{}, bool{}))>>
+    : std::true_type {};
 
 template <class Waiter>
-void note_woken(Waiter& waiter) noexcept {
-  if constexpr (HasWoken<Waiter>::value) waiter.woken();
+void report_sleep(Waiter& waiter, int64_t from_ns, int64_t to_ns, bool woken) noexcept {
+  if constexpr (HasSlept<Waiter>::value) waiter.slept(from_ns, to_ns, woken);
 }
 
 // The blocking driver: attempt, sleep, repeat. Returns the waiter's result.
@@ -290,8 +294,10 @@ bool wait_blocking(Waiter& waiter) noexcept {
     if (step.finished) return step.ok;
     const int64_t slept_at = Deadline::now_ns();
     const Woke how = futex_wait(*step.word, step.expected, waiter.deadline());
-    if (how != Woke::kNotEqual) Spinner::learn(how == Woke::kWoken, Deadline::now_ns() - slept_at);
-    if (how == Woke::kWoken) note_woken(waiter);
+    if (how == Woke::kNotEqual) continue;
+    const int64_t woke_at = Deadline::now_ns();
+    Spinner::learn(how == Woke::kWoken, woke_at - slept_at);
+    report_sleep(waiter, slept_at, woke_at, how == Woke::kWoken);
     if (how == Woke::kTimedOut) {
       step = waiter.on_timeout();
       if (step.finished) return step.ok;
