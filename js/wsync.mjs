@@ -420,11 +420,13 @@ function waitBlocking(waiter) {
     const sleptAt = now();
     const remaining = waiter.deadline - sleptAt;
     const result = remaining > 0 ? Atomics.wait(step.i32, step.index, step.expected, remaining) : "timed-out";
-    if (remaining > 0 && result !== "not-equal") Spinner.learn(result === "ok", now() - sleptAt);
-    if (result === "ok") waiter.woken?.();
+    if (result === "not-equal") continue;
+    const wokeAt = remaining > 0 ? now() : sleptAt;
+    if (remaining > 0) Spinner.learn(result === "ok", wokeAt - sleptAt);
+    waiter.slept?.(sleptAt, wokeAt, result === "ok");
     // The engine's timer may fire a hair early: only a timeout once the
     // deadline really passed counts (it consumed no wake).
-    if (result === "timed-out" && waiter.deadline - now() <= 0) {
+    if (result === "timed-out" && waiter.deadline - wokeAt <= 0) {
       step = waiter.onTimeout();
       if (step.done) return step.ok;
     }
@@ -436,8 +438,9 @@ async function waitEventLoop(waiter) {
   for (;;) {
     let step = waiter.attempt(Spinner.timed(waiter.deadline));
     if (step.done) return step.ok;
+    const sleptAt = now();
     const result = await sleepAsync(step.i32, step.index, step.expected, waiter.deadline);
-    if (result === "ok") waiter.woken?.();
+    if (result !== "not-equal") waiter.slept?.(sleptAt, now(), result === "ok");
     if (result === "timed-out") {
       step = waiter.onTimeout();
       if (step.done) return step.ok;
@@ -463,12 +466,17 @@ class MutexWaiter {
     this.index = index;
     this.deadline = deadline;
     this.asContended = contended;
-    this.sleptSince = -1; // performance.now() of the first sleep; -1 before it
+    this.hasSlept = false; // went to sleep at least once (so others may sleep too)
     this.wasWoken = false; // a sleep on the word ended in a wake
+    this.firstSleepAt = -1; // performance.now() at which the first sleep began; -1 before it
+    this.lastWakeAt = -1; // and at which the last one ended
   }
-  // The driver's word that the last sleep really slept and was woken.
-  woken() {
-    this.wasWoken = true;
+  // The driver's report of a sleep (src/waiter.hpp): its clock readings
+  // serve the handoff bound, so that this waiter reads no clock of its own.
+  slept(from, to, woken) {
+    if (this.firstSleepAt < 0) this.firstSleepAt = from;
+    this.lastWakeAt = to;
+    this.wasWoken ||= woken;
   }
   attempt(spin) {
     const { i32, index } = this;
@@ -481,7 +489,7 @@ class MutexWaiter {
         case UNLOCKED: {
           // Taken as LOCKED only by a waiter that never slept: other sleepers
           // may remain, and only a CONTENDED word makes their unlock wake one.
-          const held = this.sleptSince >= 0 || this.asContended ? CONTENDED : LOCKED;
+          const held = this.hasSlept || this.asContended ? CONTENDED : LOCKED;
           s = Atomics.compareExchange(i32, index, UNLOCKED, held);
           if (s === UNLOCKED) return DONE_OK;
           continue;
@@ -521,7 +529,7 @@ class MutexWaiter {
     for (;;) {
       if (s === HANDOFF) {
         if ((s = this.takeHandoff()) === HANDOFF) return DONE_OK;
-      } else if (s === STARVING && this.wasWoken && this.starving()) {
+      } else if (s === STARVING && this.wasWoken && this.pastBound()) {
         if ((s = Atomics.compareExchange(i32, index, STARVING, CONTENDED)) === STARVING) return DONE_FAILED;
       } else {
         return DONE_FAILED;
@@ -531,30 +539,28 @@ class MutexWaiter {
   // As CONTENDED if past the bound, which serves the request and closes the
   // gate; else the request (someone else's) stands.
   takeHandoff() {
-    const t = now();
-    const served = this.pastBound(t);
+    const served = this.pastBound();
     const s = Atomics.compareExchange(this.i32, this.index, HANDOFF, served ? CONTENDED : STARVING);
-    if (s === HANDOFF && served) nextHandoffAt[gateSlot(this.index)] = t + options.handoffAfterMicros / 1000;
+    if (s === HANDOFF && served) {
+      nextHandoffAt[gateSlot(this.index)] = this.lastWakeAt + options.handoffAfterMicros / 1000;
+    }
     return s;
   }
-  pastBound(t) {
-    return this.sleptSince >= 0 && (t - this.sleptSince) * 1000 >= options.handoffAfterMicros;
-  }
-  starving() {
-    return this.pastBound(now());
+  // From the start of the first sleep to the end of the last.
+  pastBound() {
+    return this.firstSleepAt >= 0 && (this.lastWakeAt - this.firstSleepAt) * 1000 >= options.handoffAfterMicros;
   }
   // Only a waiter that can take the handoff (woken, past the bound) may ask
   // for it, and only while the lock's gate is open.
   mayAsk() {
-    if (!this.wasWoken) return false;
-    const t = now();
+    if (!this.wasWoken || !this.pastBound()) return false;
     // Never closed for longer than twice the bound, as in C++ (here: even
     // after the bound shrank).
-    const wait = nextHandoffAt[gateSlot(this.index)] - t;
-    return this.pastBound(t) && (wait <= 0 || wait * 1000 > 2 * options.handoffAfterMicros);
+    const wait = nextHandoffAt[gateSlot(this.index)] - this.lastWakeAt;
+    return wait <= 0 || wait * 1000 > 2 * options.handoffAfterMicros;
   }
   sleepWhile(value) {
-    if (this.sleptSince < 0) this.sleptSince = now();
+    this.hasSlept = true;
     return sleepWhile(this.i32, this.index, value);
   }
 }
