@@ -30,8 +30,9 @@ void step(AsyncWait* wait);
 // is never swallowed.
 void on_wake(void* arg, int result) {
   auto* wait = static_cast<AsyncWait*>(arg);
-  wait->back_from_sleep(result == 0 ? Woke::kWoken : result == 1 ? Woke::kNotEqual : Woke::kTimedOut);
-  if (result == 2 && wait->deadline().remaining_ns() == 0) {
+  const Woke how = result == 0 ? Woke::kWoken : result == 1 ? Woke::kNotEqual : Woke::kTimedOut;
+  wait->back_from_sleep(how);
+  if (how == Woke::kTimedOut && wait->deadline().remaining_ns() == 0) {
     const Step step_after = wait->on_timeout();
     if (step_after.finished) return finish(wait, step_after.ok);
   }
