@@ -466,7 +466,6 @@ class MutexWaiter {
     this.index = index;
     this.deadline = deadline;
     this.asContended = contended;
-    this.hasSlept = false; // went to sleep at least once (so others may sleep too)
     this.wasWoken = false; // a sleep on the word ended in a wake
     this.firstSleepAt = -1; // performance.now() at which the first sleep began; -1 before it
     this.lastWakeAt = -1; // and at which the last one ended
@@ -487,9 +486,11 @@ class MutexWaiter {
       let next;
       switch (s) {
         case UNLOCKED: {
-          // Taken as LOCKED only by a waiter that never slept: other sleepers
-          // may remain, and only a CONTENDED word makes their unlock wake one.
-          const held = this.hasSlept || this.asContended ? CONTENDED : LOCKED;
+          // Taken as CONTENDED by a waiter that has slept: its wake may have
+          // been meant for other sleepers, and only a CONTENDED word makes
+          // the next unlock wake one. A wait that found the word changed
+          // used up no wake: LOCKED, so the unlock wakes nobody in vain.
+          const held = this.firstSleepAt >= 0 || this.asContended ? CONTENDED : LOCKED;
           s = Atomics.compareExchange(i32, index, UNLOCKED, held);
           if (s === UNLOCKED) return DONE_OK;
           continue;
@@ -497,7 +498,7 @@ class MutexWaiter {
         case HANDOFF:
           // Released to the sleepers: ours once a sleep on the word ended in
           // a wake (not a sleep that found the word changed); else held.
-          if (!this.wasWoken) return this.sleepWhile(HANDOFF);
+          if (!this.wasWoken) return sleepWhile(i32, index, HANDOFF);
           if ((s = this.takeHandoff()) === HANDOFF) return DONE_OK;
           continue;
         case LOCKED:
@@ -518,7 +519,7 @@ class MutexWaiter {
           continue;
         }
       }
-      return this.sleepWhile(next);
+      return sleepWhile(i32, index, next);
     }
   }
   // A timed-out sleep consumed no wake; but a handoff may be waiting with
@@ -558,10 +559,6 @@ class MutexWaiter {
     // after the bound shrank).
     const wait = nextHandoffAt[gateSlot(this.index)] - this.lastWakeAt;
     return wait <= 0 || wait * 1000 > 2 * options.handoffAfterMicros;
-  }
-  sleepWhile(value) {
-    this.hasSlept = true;
-    return sleepWhile(this.i32, this.index, value);
   }
 }
 

@@ -50,10 +50,13 @@ class MutexWaiter {
       uint32_t next;
       switch (s) {
         case Mutex::kUnlocked:
-          // Free. Taken as LOCKED only by a waiter that never slept: once
-          // we have slept, other sleepers may remain, and only a CONTENDED
-          // word makes the next unlock wake one.
-          if (take(s, slept_ || as_contended_ ? Mutex::kContended : Mutex::kLocked)) return Step::done(true);
+          // Free. Taken as CONTENDED by a waiter that has slept: the wake
+          // that ended its sleep may have been the one meant for other
+          // sleepers, and only a CONTENDED word makes the next unlock wake
+          // one. A wait that found the word changed never queued (nor did
+          // one that only spun), so it used up no wake: LOCKED, and the
+          // next unlock wakes nobody in vain.
+          if (take(s, has_slept() || as_contended_ ? Mutex::kContended : Mutex::kLocked)) return Step::done(true);
           continue;
         case Mutex::kHandoff:
           // Released to the sleepers: ours if we have been woken from a
@@ -65,7 +68,7 @@ class MutexWaiter {
             if (take_handoff(s)) return Step::done(true);
             continue;
           }
-          return sleep_while(s);
+          return Step::sleep_while(state_, s);
         case Mutex::kLocked:
         case Mutex::kContended:
           next = may_ask() ? Mutex::kStarving : Mutex::kContended;
@@ -80,7 +83,7 @@ class MutexWaiter {
       // word holds it: every unlock changes it first. Relaxed: nothing is
       // acquired here; a CAS failure re-reads the state.
       if (s != next && !state_.compare_exchange_strong(s, next, std::memory_order_relaxed)) continue;
-      return sleep_while(next);
+      return Step::sleep_while(state_, next);
     }
   }
 
@@ -148,15 +151,13 @@ class MutexWaiter {
     return woken_ && past_bound() && handoff_gate_open(handoff_gate(state_), last_wake_ns_);
   }
 
-  Step sleep_while(uint32_t value) noexcept {
-    slept_ = true;
-    return Step::sleep_while(state_, value);
-  }
+  // A sleep on the word really began (the driver reported one, woken or
+  // timed out), not only a wait that found the word changed.
+  bool has_slept() const noexcept { return first_sleep_ns_ != 0; }
 
   std::atomic<uint32_t>& state_;
   Deadline deadline_;
   bool as_contended_;
-  bool slept_ = false;          // went to sleep at least once (so others may sleep too)
   bool woken_ = false;          // a sleep on the word ended in a wake
   int64_t first_sleep_ns_ = 0;  // steady-clock ns at which the first sleep began; 0 before it
   int64_t last_wake_ns_ = 0;    // and at which the last one ended

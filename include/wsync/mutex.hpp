@@ -34,8 +34,9 @@
 //           takes 4 as 2 if it is past the bound itself, else as
 //           6 (it is not the one that asked, so the request stands). A
 //           waiter that has not been woken treats 4 as held. One that has
-//           gone to sleep takes 0 as 2 (there may be other sleepers), one
-//           that has not as 1.
+//           slept takes 0 as 2 (the wake it used may have been another
+//           sleeper's turn); one that has not, or whose wait found the word
+//           changed (it never queued, so it used up no wake), as 1.
 //   unlock: AND with 4, one atomic step: 1 -> 0 (fast path); 2 -> 0 and
 //           wake one; 6 -> 4 and wake one: the lock passes to a sleeper, and
 //           no thread arriving meanwhile can take it. 0 or 4 is misuse

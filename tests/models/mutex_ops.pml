@@ -89,7 +89,10 @@ inline mutex_attempt() {
 #ifdef BUG_CAS_AFTER_SLEEP
       :: previous == UNLOCKED -> word = LOCKED; got = 1; ON_ACQUIRE
 #else
-      :: previous == UNLOCKED -> word = (slept -> CONTENDED : LOCKED); got = 1; ON_ACQUIRE
+      /* As CONTENDED once a wait of ours really slept (woken[_pid]): its
+       * wake may have been another sleeper's turn. One that found the word
+       * changed used up no wake. */
+      :: previous == UNLOCKED -> word = (woken[_pid] -> CONTENDED : LOCKED); got = 1; ON_ACQUIRE
 #endif
       :: else -> s = previous
       fi
