@@ -473,7 +473,7 @@ class MutexWaiter {
   // The driver's report of a sleep (src/waiter.hpp): its clock readings
   // serve the handoff bound, so that this waiter reads no clock of its own.
   slept(from, to, woken) {
-    if (this.firstSleepAt < 0) this.firstSleepAt = from;
+    if (!this.hasSlept()) this.firstSleepAt = from;
     this.lastWakeAt = to;
     this.wasWoken ||= woken;
   }
@@ -490,7 +490,7 @@ class MutexWaiter {
           // been meant for other sleepers, and only a CONTENDED word makes
           // the next unlock wake one. A wait that found the word changed
           // used up no wake: LOCKED, so the unlock wakes nobody in vain.
-          const held = this.firstSleepAt >= 0 || this.asContended ? CONTENDED : LOCKED;
+          const held = this.hasSlept() || this.asContended ? CONTENDED : LOCKED;
           s = Atomics.compareExchange(i32, index, UNLOCKED, held);
           if (s === UNLOCKED) return DONE_OK;
           continue;
@@ -549,7 +549,12 @@ class MutexWaiter {
   }
   // From the start of the first sleep to the end of the last.
   pastBound() {
-    return this.firstSleepAt >= 0 && (this.lastWakeAt - this.firstSleepAt) * 1000 >= options.handoffAfterMicros;
+    return this.hasSlept() && (this.lastWakeAt - this.firstSleepAt) * 1000 >= options.handoffAfterMicros;
+  }
+  // A sleep on the word really began (the driver reported one, woken or
+  // timed out), not only a wait that found the word changed.
+  hasSlept() {
+    return this.firstSleepAt >= 0;
   }
   // Only a waiter that can take the handoff (woken, past the bound) may ask
   // for it, and only while the lock's gate is open.

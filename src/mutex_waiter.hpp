@@ -112,7 +112,7 @@ class MutexWaiter {
   // serve the handoff bound, so that this waiter reads no clock of its own
   // (in wasm a read is a call into JavaScript, of 0.1 to 0.4 us).
   void slept(int64_t from_ns, int64_t to_ns, bool woken) noexcept {
-    if (first_sleep_ns_ == 0) first_sleep_ns_ = from_ns | 1;  // never 0: 0 is "not yet"
+    if (!has_slept()) first_sleep_ns_ = from_ns | 1;  // never 0: 0 is "not yet"
     last_wake_ns_ = to_ns;
     woken_ = woken_ || woken;
   }
@@ -139,9 +139,7 @@ class MutexWaiter {
 
   // Past the handoff bound, from the start of the first sleep to the end of
   // the last (the driver's readings: a wait that the spin ends costs none).
-  bool past_bound() const noexcept {
-    return first_sleep_ns_ != 0 && last_wake_ns_ - first_sleep_ns_ >= handoff_after_ns();
-  }
+  bool past_bound() const noexcept { return has_slept() && last_wake_ns_ - first_sleep_ns_ >= handoff_after_ns(); }
 
   // Only a waiter that can take the handoff (woken, past the bound) may ask
   // for it, and only while the lock's gate is open: with more threads than
