@@ -374,6 +374,7 @@ class Spinner {
     this.limit = limit; // pauses per call, when counted
     this.deadline = deadline; // a timed spin never passes it
     this.stop = undefined; // performance.now() at which a timed spin stops, once started
+    this.ranOutAt = undefined; // and at which a spin last ran out, until sleepStart() took it
   }
   static counted() {
     return new Spinner(false, budget(), 0);
@@ -393,7 +394,17 @@ class Spinner {
   timedOut() {
     const t = now();
     this.stop ??= Math.min(t + options.spinMicros / 1000, this.deadline);
-    return t >= this.stop;
+    if (t < this.stop) return false;
+    this.ranOutAt = t;
+    return true;
+  }
+  // The start of the sleep that follows, for the driver: the reading taken
+  // when this attempt's spin ran out, before the waiter's CAS that announces
+  // a sleeper, if it did; else now (src/waiter.hpp's sleep_start_ns()).
+  sleepStart() {
+    const at = this.ranOutAt ?? now();
+    this.ranOutAt = undefined;
+    return at;
   }
   // Spins while i32[index] === busy, within the budget (its share for
   // `awaited`, rounded up); the last value seen (`busy` when it ran out).
@@ -403,7 +414,10 @@ class Spinner {
     for (let spent = 0, gap = 1; ;) {
       const s = Atomics.load(i32, index);
       if (s !== busy) return s;
-      if (this.timed ? this.timedOut() : spent >= limit) return s;
+      if (this.timed ? this.timedOut() : spent >= limit) {
+        if (!this.timed) this.ranOutAt = now(); // a timed spin read it in timedOut()
+        return s;
+      }
       for (let i = 0; i < gap; ++i) pause();
       spent += gap;
       if (gap < maxGap) gap *= 2;
@@ -417,7 +431,7 @@ function waitBlocking(waiter) {
   for (;;) {
     let step = waiter.attempt(spin);
     if (step.done) return step.ok;
-    const sleptAt = now();
+    const sleptAt = spin.sleepStart();
     const remaining = waiter.deadline - sleptAt;
     const result = remaining > 0 ? Atomics.wait(step.i32, step.index, step.expected, remaining) : "timed-out";
     if (result === "not-equal") continue;
@@ -436,9 +450,10 @@ function waitBlocking(waiter) {
 // The event-loop driver: the same, awaiting instead of blocking.
 async function waitEventLoop(waiter) {
   for (;;) {
-    let step = waiter.attempt(Spinner.timed(waiter.deadline));
+    const spin = Spinner.timed(waiter.deadline);
+    let step = waiter.attempt(spin);
     if (step.done) return step.ok;
-    const sleptAt = now();
+    const sleptAt = spin.sleepStart();
     const result = await sleepAsync(step.i32, step.index, step.expected, waiter.deadline);
     if (result !== "not-equal") waiter.slept?.(sleptAt, now(), result === "ok");
     if (result === "timed-out") {

@@ -24,7 +24,7 @@ class AsyncWait {
   virtual Deadline deadline() const noexcept = 0;
   // Around each sleep: so that a waiter with slept() hears of it (reading
   // the clock only for such a waiter).
-  virtual void going_to_sleep() noexcept = 0;
+  virtual void going_to_sleep(Spinner& spin) noexcept = 0;
   virtual void back_from_sleep(Woke how) noexcept = 0;
 
   const AsyncCallback callback;
@@ -37,8 +37,8 @@ class AsyncWaiter final : public AsyncWait {
   Step attempt(Spinner& spin) noexcept override { return waiter_.attempt(spin); }
   Step on_timeout() noexcept override { return waiter_.on_timeout(); }
   Deadline deadline() const noexcept override { return waiter_.deadline(); }
-  void going_to_sleep() noexcept override {
-    if constexpr (HasSlept<Waiter>::value) slept_at_ns_ = Deadline::now_ns();
+  void going_to_sleep(Spinner& spin) noexcept override {
+    if constexpr (HasSlept<Waiter>::value) slept_at_ns_ = spin.sleep_start_ns();
   }
   void back_from_sleep(Woke how) noexcept override {
     if constexpr (HasSlept<Waiter>::value) {

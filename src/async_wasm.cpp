@@ -52,7 +52,7 @@ void step(AsyncWait* wait) {
       continue;
     }
     const double ms = deadline.is_never() ? INFINITY : static_cast<double>(deadline.remaining_ns()) / 1e6;
-    wait->going_to_sleep();
+    wait->going_to_sleep(spin);
     return wsync_js_wait_async(next.word, next.expected, ms, on_wake, wait);
   }
 }

@@ -166,6 +166,20 @@ class Spinner {
     return (int64_t{limit_} + divisor - 1) / divisor;
   }
 
+  // The start of the sleep that follows, for the driver's report: the
+  // reading taken when this attempt's spin ran out, if it did, else now.
+  // The spin's reading comes before the waiter's CAS that announces a
+  // sleeper; a reading between that CAS and the wait would widen the window
+  // in which the holder's unlock finds a sleeper announced, notifies in
+  // vain, and leaves our wait to find the word changed. In wasm a reading
+  // is a call into JavaScript of about 0.1 us, longer than a short critical
+  // section. Each reading serves one sleep.
+  int64_t sleep_start_ns() noexcept {
+    const int64_t at = ran_out_ns_ != kNoReading ? ran_out_ns_ : Deadline::now_ns();
+    ran_out_ns_ = kNoReading;
+    return at;
+  }
+
   // Spins while `word` holds `busy`, within the budget; returns the last
   // value seen. The spinning loads are relaxed (the line stays shared and
   // cheap); a change is read once more with acquire before it is returned,
@@ -200,6 +214,7 @@ class Spinner {
       }
     }
 #endif
+    if (!timed_) ran_out_ns_ = Deadline::now_ns();  // a timed spin read it in timed_out()
     return busy;
   }
 
@@ -210,20 +225,23 @@ class Spinner {
   // A timed spin's clock: starts it at the first call, then whether it ran out.
   bool timed_out() noexcept {
     const int64_t now = Deadline::now_ns();
-    if (stop_ns_ == kNotStarted) {
+    if (stop_ns_ == kNoReading) {
       stop_ns_ = deadline_ns_ - now < budget_ns_ ? deadline_ns_ : now + budget_ns_;
     }
-    return now >= stop_ns_;
+    if (now < stop_ns_) return false;
+    ran_out_ns_ = now;
+    return true;
   }
 
-  static constexpr int64_t kNotStarted = -1;
+  static constexpr int64_t kNoReading = -1;
   static inline thread_local int t_halvings_ = 0;  // learned by learn(); a new thread spins the whole limit
 
-  bool timed_;                     // spin by time (the event-loop driver) or by count
-  int limit_;                      // pauses per call, when counted
-  int64_t budget_ns_;              // a timed spin's length
-  int64_t deadline_ns_;            // and the wait's deadline, which it never passes
-  int64_t stop_ns_ = kNotStarted;  // Deadline::now_ns() at which a timed spin stops
+  bool timed_;                       // spin by time (the event-loop driver) or by count
+  int limit_;                        // pauses per call, when counted
+  int64_t budget_ns_;                // a timed spin's length
+  int64_t deadline_ns_;              // and the wait's deadline, which it never passes
+  int64_t stop_ns_ = kNoReading;     // Deadline::now_ns() at which a timed spin stops
+  int64_t ran_out_ns_ = kNoReading;  // and at which a spin last ran out, until sleep_start_ns() took it
 };
 
 // The waiter of the words with a WAITERS bit (wsync/detail/futex.hpp):
@@ -292,7 +310,7 @@ bool wait_blocking(Waiter& waiter) noexcept {
   for (;;) {
     Step step = waiter.attempt(spin);
     if (step.finished) return step.ok;
-    const int64_t slept_at = Deadline::now_ns();
+    const int64_t slept_at = spin.sleep_start_ns();
     const Woke how = futex_wait(*step.word, step.expected, waiter.deadline());
     if (how == Woke::kNotEqual) continue;
     const int64_t woke_at = Deadline::now_ns();
