@@ -210,15 +210,23 @@ test("the page keeps painting through a long filter run on 1 and on N threads", 
     const r = await page.evaluate(() => window.wsyncDemo.last);
     results[threads] = r;
     const spanMs = r.times.reduce((a, b) => a + b, 0); // the frames are counted over all three runs
+    const shortestRun = Math.min(...r.times);
     console.log(
       `blur radius 20 on 2048 x 2048, ${threads} thread(s): 3 runs of ${r.medianMs.toFixed(0)} ms, ` +
         `${r.frames} frames (idle: ${idleFps.toFixed(0)} a second), longest frame gap ${r.maxFrameGapMs.toFixed(1)} ms, ` +
         `long tasks ${r.longTasks}`,
     );
     assert.equal(r.checksum, reference["blur-20"]);
-    assert.ok(spanMs > 200, `long enough to matter: ${spanMs} ms`);
-    assert.ok(r.maxFrameGapMs < 100, `longest frame gap ${r.maxFrameGapMs} ms`);
-    assert.equal(r.longTasks, 0, "no main-thread task over 100 ms");
+    assert.ok(shortestRun > 100, `each run long enough to tell a blocked page from a busy host: ${r.times} ms`);
+    // A wait that blocks the main thread paints nothing for a whole run
+    // (the compare mode below shows it). The host alone delays a frame now
+    // and then while the workers fill the cores: by 117 ms in a CI run and
+    // in one of thirty runs of this test, 250 ms with one more busy thread
+    // beside them. Chromium's trace of
+    // such a frame shows its task on the main thread off the CPU for 86 of
+    // 102 ms, no script in it. How long the page's own main-thread work may
+    // be is main_thread.test.mjs's to check, on quiet workers.
+    assert.ok(r.maxFrameGapMs < shortestRun, `longest frame gap ${r.maxFrameGapMs} ms, shortest run ${shortestRun} ms`);
     // Half the page's idle rate; a third in WebKitGTK, whose painting on
     // Xvfb slows to about half its idle rate whenever the workers keep the
     // cores busy (28 to 40 frames a second of 57 to 60, at 1 thread and at 2).
@@ -254,15 +262,19 @@ test("the page keeps painting through a long filter run on 1 and on N threads", 
     `${engine.label} ${engine.jspi ? "has" : "has no"} JSPI: the page loads that build where it can`,
   );
   assert.equal(b.checksum, reference["blur-20"]);
-  assert.ok(b.maxFrameGapMs < 100, `blocking wait: longest frame gap ${b.maxFrameGapMs} ms`);
-  assert.equal(b.longTasks, 0, "blocking wait: no main-thread task over 100 ms");
+  assert.ok(
+    b.maxFrameGapMs < b.times[0],
+    `blocking wait: longest frame gap ${b.maxFrameGapMs} ms, run ${b.times[0]} ms`,
+  );
   await settle(page);
-  // The compare mode blocks the page in pthread_join: shown, not asserted.
+  // The compare mode blocks the page in pthread_join: the check above
+  // fails for it, as it would for any wait that blocks the main thread.
   const c = await demo(page, "runFilter", { filter: "blur", radius: 20, threads: poolSize, wait: "compare" });
   console.log(
     `compare mode (pthread_create/barrier/join): ${c.medianMs.toFixed(0)} ms, longest frame gap ${c.maxFrameGapMs.toFixed(0)} ms`,
   );
   assert.equal(c.checksum, reference["blur-20"]);
+  assert.ok(c.maxFrameGapMs >= c.times[0], `compare mode: a frame gap of the whole run (${c.maxFrameGapMs} ms)`);
   assert.deepEqual(pageErrors, []);
   await page.close();
 });
