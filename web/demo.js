@@ -32,12 +32,14 @@ function showBanner({ title, text }) {
 // ------------------------------------------------------- frame monitoring --
 
 // Every animation frame: the spinner turns, and while a measurement is on,
-// the longest gap between frames and the count are kept.
-const frames = { last: 0, measuring: false, maxGap: 0, count: 0 };
+// the longest gap between frames and the count are kept, and the longest gap
+// of the current run (a gap across two runs counts in both).
+const frames = { last: 0, measuring: false, maxGap: 0, count: 0, runGap: 0, runGaps: [] };
 let longTasks = 0;
 function onFrame(t) {
   if (frames.last !== 0 && frames.measuring) {
     frames.maxGap = Math.max(frames.maxGap, t - frames.last);
+    frames.runGap = Math.max(frames.runGap, t - frames.last);
     frames.count += 1;
   }
   frames.last = t;
@@ -64,15 +66,23 @@ function startMeasuring() {
   frames.measuring = true;
   frames.maxGap = 0;
   frames.count = 0;
+  frames.runGap = 0;
+  frames.runGaps = [];
   frames.last = performance.now();
   longTasks = 0;
+}
+
+// A run ended: its longest gap, the one still open included.
+function endOfRun() {
+  frames.runGaps.push(Math.max(frames.runGap, performance.now() - frames.last));
+  frames.runGap = 0;
 }
 
 function stopMeasuring() {
   frames.measuring = false;
   // The gap still open at the end counts too (a blocked page paints nothing).
   frames.maxGap = Math.max(frames.maxGap, performance.now() - frames.last);
-  return { maxFrameGapMs: frames.maxGap, frames: frames.count, longTasks };
+  return { maxFrameGapMs: frames.maxGap, runFrameGapsMs: frames.runGaps, frames: frames.count, longTasks };
 }
 
 // ------------------------------------------------------------ the module --
@@ -229,7 +239,10 @@ function runFilter(options) {
     $("status").textContent = `running ${o.filter} on ${o.threads} thread(s), ${how}...`;
     startMeasuring();
     const times = [];
-    for (let i = 0; i < o.runs; ++i) times.push(await runOnce(o));
+    for (let i = 0; i < o.runs; ++i) {
+      times.push(await runOnce(o));
+      endOfRun();
+    }
     const measured = stopMeasuring();
     drawCanvas($("after"), M._demo_output());
     const result = { ...o, times, medianMs: median(times), checksum: M.UTF8ToString(M._demo_checksum(1)), ...measured };
