@@ -158,13 +158,16 @@ try {
       // case also carry what that case leaves behind (its thread exiting),
       // which moved a case's own floor median by a fifth. The page linked
       // with Wasm Workers runs Mutex::lock_async too, beside its peer.
-      // 80 each: a main-thread wake's latency spreads over 2x between its
-      // quartiles, and with 40 one case's median ratio to the floor moved
-      // between 1.2 and 1.5 from run to run (Firefox).
-      const waits = 80;
+      // 400 each: a main-thread wake's latency spreads over 2x between its
+      // quartiles. With 40, one case's median ratio to the floor moved
+      // between 1.2 and 1.5 from run to run (Firefox); with 120, the median
+      // of wsync's waits less the floor's moved between 3 and 21 us in four
+      // loads of one page, and Emscripten's between -7 and 17 us.
+      // A wait takes about 25 ms here (window.wakeLatency: no frame or
+      // long-task accounting).
+      const waits = 400;
       const warmUp = 5;
-      const shortWait = (name) =>
-        page.evaluate(async (n) => (await window.scenario(n, { holdMs: 20 })).latencyMs, name);
+      const shortWait = (name) => page.evaluate(async (n) => (await window.wakeLatency(n, 20)).latencyMs, name);
       const timed = cases.filter(([, n]) => n !== "pthread_lock" && n !== "bare_wait_async");
       if (build === "wasm_workers") timed.unshift(["wsync Mutex::lock_async (linked with Wasm Workers)", "lock_async"]);
       const samples = timed.map(() => []);

@@ -455,7 +455,7 @@ test("wake latency from a pthread's notify to the main thread resuming", async (
     const { page } = await load(build);
     const latencies = [];
     for (let i = 0; i < rounds; ++i) {
-      const r = await scenario(page, name, { holdMs: 10 });
+      const r = await page.evaluate((n) => window.wakeLatency(n, 10), name);
       assert.equal(r.ok, true);
       latencies.push(r.latencyMs);
     }
