@@ -187,6 +187,7 @@ try {
           p95: percentile(latencies, 0.95),
           floorMs: medianOf(floor),
           floorP95: percentile(floor, 0.95),
+          floorValues: floor,
         });
       }
       await page.close();

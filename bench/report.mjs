@@ -36,6 +36,23 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+// How far the ratio median(a) / median(b) of one run could have landed: its
+// 95% interval by the bootstrap (2,000 resamples of each sample). The
+// generator (Marsaglia's xorshift32) starts from the same seed every time,
+// so a report made again from the same results reads the same.
+const medianRatioInterval = (a, b) => {
+  let x = 2463534242;
+  const random = () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+  const resampled = (v) => median(Array.from(v, () => v[Math.floor(random() * v.length)]));
+  const ratios = Array.from({ length: 2000 }, () => resampled(a) / resampled(b)).sort((p, q) => p - q);
+  return [ratios[49], ratios[1949]];
+};
+const interval = ([low, high]) => `${fmt(low)}..${fmt(high)}`;
 
 // CPU time per operation of the whole process, in microseconds: the
 // median over the repetitions of (cores kept busy) x (time per operation),
@@ -543,19 +560,25 @@ for (const cpl of browserPlatforms) {
   }
   say(
     "",
-    "| wait | wake latency median (ms) | p95 (ms) | min..max | floor median (ms) | floor p95 (ms) | median over the floor |",
-    "|---|---|---|---|---|---|---|",
+    "| wait | wake latency median (ms) | p95 (ms) | min..max | floor median (ms) | floor p95 (ms) | median over the floor | its 95% interval |",
+    "|---|---|---|---|---|---|---|---|",
   );
+  // Runs from before the floor's waits were kept have no interval.
+  const overFloorInterval = (r) => (r.floorValues ? medianRatioInterval(r.values, r.floorValues) : undefined);
   for (const r of rows.filter((x) => x.platform === cpl && x.group === "wakelatency")) {
+    const spread = overFloorInterval(r);
     const floor =
-      r.floorMs === undefined ? "" : `${fmt(r.floorMs)} | ${fmt(r.floorP95)} | ${fmt(r.median / r.floorMs)}`;
-    say(`| ${r.impl} | ${fmt(r.median)} | ${fmt(r.p95)} | ${fmt(r.min)}..${fmt(r.max)} | ${floor || " | | "} |`);
+      r.floorMs === undefined
+        ? " | | | "
+        : `${fmt(r.floorMs)} | ${fmt(r.floorP95)} | ${fmt(r.median / r.floorMs)} | ${spread ? interval(spread) : "-"}`;
+    say(`| ${r.impl} | ${fmt(r.median)} | ${fmt(r.p95)} | ${fmt(r.min)}..${fmt(r.max)} | ${floor} |`);
     targets.push(verdict(r.median < 2, `${cpl} ${r.impl}: median wake latency under 2 ms: ${fmt(r.median)} ms`));
     if (r.impl.startsWith("wsync") && r.floorMs)
       targets.push(
         verdict(
           r.median / r.floorMs <= 1.25,
-          `${cpl} ${r.impl}: median wake latency at most 1.25x the bare Atomics.waitAsync floor in the same page: ${fmt(r.median / r.floorMs)}x`,
+          `${cpl} ${r.impl}: median wake latency at most 1.25x the bare Atomics.waitAsync floor in the same page: ${fmt(r.median / r.floorMs)}x` +
+            (spread ? ` (95% interval ${interval(spread)})` : ""),
           "mainthread-latency",
         ),
       );
@@ -564,8 +587,9 @@ for (const cpl of browserPlatforms) {
   // the same thing, each over the floor, both from the same page (the
   // Emscripten lock runs in the page linked with Wasm Workers, and
   // Mutex::lock_async beside it there).
+  const latencyOf = (impl) => rows.find((x) => x.platform === cpl && x.group === "wakelatency" && x.impl === impl);
   const overFloor = (impl) => {
-    const r = rows.find((x) => x.platform === cpl && x.group === "wakelatency" && x.impl === impl);
+    const r = latencyOf(impl);
     return r?.floorMs ? r.median / r.floorMs : undefined;
   };
   // Runs from before lock_async ran in the Wasm Workers page have only the plain page's.
@@ -579,11 +603,15 @@ for (const cpl of browserPlatforms) {
   for (const [ours, theirs] of peers) {
     const a = overFloor(ours),
       b = overFloor(theirs);
+    // Both over the same floor: their ratio is that of their own medians.
+    const spread = latencyOf(ours)?.floorValues
+      ? ` (wsync's median / theirs: ${fmt(a / b)}, 95% interval ${interval(medianRatioInterval(latencyOf(ours).values, latencyOf(theirs).values))})`
+      : "";
     if (a !== undefined && b !== undefined)
       targets.push(
         verdict(
           a <= b,
-          `${cpl} ${ours}: wake latency over the floor at most ${theirs}'s: ${fmt(a)}x against ${fmt(b)}x`,
+          `${cpl} ${ours}: wake latency over the floor at most ${theirs}'s: ${fmt(a)}x against ${fmt(b)}x${spread}`,
           "mainthread-peers",
         ),
       );
@@ -591,7 +619,8 @@ for (const cpl of browserPlatforms) {
   say(
     "",
     "Wake latency: from just before the pthread's unlock (or done(), or its store and notify) to the main thread running again. " +
-      "The floor: the page's own Atomics.waitAsync on a bare word of the same memory, which a pthread notifies. A page's waits take turns (one of each, then the next round, after five rounds unmeasured), each followed by one of the floor, and the floor is all of those. " +
+      "The floor: the page's own Atomics.waitAsync on a bare word of the same memory, which a pthread notifies. A page's waits take turns (one of each, then the next round, after five rounds unmeasured), each followed by one of the floor, and the floor is all of those; each wait follows the one before at once. " +
+      "The interval: where the ratio of the two medians lands in 95% of bootstrap resamples of both samples, so a ratio whose interval straddles the bound is one this run could not settle. " +
       "Firefox runs with its clock unrounded (it rounds performance.now() to 20 us steps on an isolated page).",
     "",
   );
