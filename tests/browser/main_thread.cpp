@@ -39,12 +39,22 @@
 
 namespace {
 
+// The clock of both ends of a wake latency, one that every agent reads
+// alike: performance.timeOrigin + performance.now(), which the current
+// Emscripten's emscripten_get_now() is everywhere. Emscripten 3.1.6's, in a
+// pthread, is the worker's performance.now() less an offset taken from the
+// main thread's timestamp in the message that started the thread, so it
+// lags the main thread's clock by that message's delivery time: a
+// different amount at each thread start, which a latency from a pthread's
+// stamp to the main thread's would count as wake time.
+EM_JS(double, shared_now, (), { return performance.timeOrigin + performance.now(); });
+
 wsync::Mutex g_mutex;
 wsync::WaitGroup g_wg;
 // 1 once the current hold's pthread has taken its mutex; it stays 1 after
 // the release, so a page that polls it cannot miss a short hold.
 std::atomic<int> g_hold_started{0};
-std::atomic<double> g_released{0};  // emscripten_get_now() just before the release
+std::atomic<double> g_released{0};  // shared_now() just before the release
 int g_hold_ms;
 int g_counter;  // guarded by g_mutex, in C++ and in JS alike
 int g_iterations;
@@ -56,7 +66,7 @@ void* hold(Take take, Give give) {
   take();
   g_hold_started.store(1);
   std::this_thread::sleep_for(std::chrono::milliseconds(g_hold_ms));
-  g_released.store(emscripten_get_now());
+  g_released.store(shared_now());
   give();
   return nullptr;
 }
@@ -85,7 +95,7 @@ void* hold_em_lock(void*) {
 
 void* finish_work(void*) {
   std::this_thread::sleep_for(std::chrono::milliseconds(g_hold_ms));
-  g_released.store(emscripten_get_now());
+  g_released.store(shared_now());
   g_wg.done();
   return nullptr;
 }
@@ -122,7 +132,7 @@ std::atomic<uint32_t> g_bare_word{0};
 
 void* notify_bare_word(void*) {
   std::this_thread::sleep_for(std::chrono::milliseconds(g_hold_ms));
-  g_released.store(emscripten_get_now());
+  g_released.store(shared_now());
   g_bare_word.store(1);
   __builtin_wasm_memory_atomic_notify(reinterpret_cast<int*>(&g_bare_word), 1);
   return nullptr;
@@ -138,7 +148,7 @@ void start(void* (*body)(void*), int hold_ms) {
 // Reports to the page: whether the wait succeeded and the wake latency.
 EM_JS(void, report, (int ok, double latency_ms), { Module.onResult(!!ok, latency_ms); });
 
-void resumed(bool ok) { report(ok, emscripten_get_now() - g_released.load()); }
+void resumed(bool ok) { report(ok, shared_now() - g_released.load()); }
 
 }  // namespace
 
@@ -392,15 +402,15 @@ EMSCRIPTEN_KEEPALIVE void mt_em_lock_async(double timeout_ms) {
 EMSCRIPTEN_KEEPALIVE void* mt_counter() { return &g_counter; }
 
 // The floor: mt_notify_bare_word(ms) clears the word, and a pthread sets and
-// notifies it after `ms`; mt_released() is when (emscripten_get_now()'s
-// clock, as mt_now()).
+// notifies it after `ms`; mt_released() is when (shared_now()'s clock, as
+// mt_now()).
 EMSCRIPTEN_KEEPALIVE void* mt_bare_word() { return &g_bare_word; }
 EMSCRIPTEN_KEEPALIVE void mt_notify_bare_word(int hold_ms) {
   g_bare_word.store(0);
   start(notify_bare_word, hold_ms);
 }
 EMSCRIPTEN_KEEPALIVE double mt_released() { return g_released.load(); }
-EMSCRIPTEN_KEEPALIVE double mt_now() { return emscripten_get_now(); }
+EMSCRIPTEN_KEEPALIVE double mt_now() { return shared_now(); }
 
 #if WSYNC_TEST_EMSCRIPTEN_MAJOR >= 6
 // Emscripten's own suspending wait (Atomics.waitAsync, then JSPI or
@@ -491,7 +501,7 @@ EMSCRIPTEN_KEEPALIVE void mt_owe_done_after_printing(int lines) {
   start(
       [](void*) -> void* {
         for (int i = 0; i < count; ++i) std::printf("wsync test: pthread line %d\n", i);
-        g_released.store(emscripten_get_now());
+        g_released.store(shared_now());
         g_wg.done();
         return nullptr;
       },
