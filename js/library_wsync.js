@@ -118,8 +118,7 @@ mergeInto(LibraryManager.library, {
 #if ASYNCIFY == 2
   // Under JSPI the import returns its promise, which the engine awaits:
   // Asyncify.handleSleep would wrap it in an async function, one more
-  // turn between the engine's wake and the caller (measured in Firefox:
-  // 0.93x instead of 1.07x Emscripten's own suspending wait's latency).
+  // turn between the engine's wake and the caller.
   __asyncjs__wsync_js_suspend_wait__async: true,
   __asyncjs__wsync_js_suspend_wait__deps: ['$wsyncWaitAsync', '$runtimeKeepalivePush', '$runtimeKeepalivePop'],
   __asyncjs__wsync_js_suspend_wait: function(addr, expected, timeoutMs) {
