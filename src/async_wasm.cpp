@@ -3,6 +3,7 @@
 // (js/library_wsync.js, on Atomics.waitAsync) instead of blocking. The
 // algorithms are the waiters'; this file only sequences them.
 #include <cmath>
+#include <memory>
 
 #include "async.hpp"
 #include "main_thread_options.hpp"
@@ -15,10 +16,11 @@ namespace detail {
 
 namespace {
 
+// The callback first, then the wait's memory (freed also if the callback
+// throws): the wake latency that a caller sees ends at its callback.
 void finish(AsyncWait* wait, bool ok) {
-  const AsyncCallback callback = wait->callback;
-  delete wait;
-  callback.function(callback.user, ok);
+  const std::unique_ptr<AsyncWait> finished(wait);
+  finished->callback.function(finished->callback.user, ok);
 }
 
 void step(AsyncWait* wait);

@@ -5,6 +5,7 @@
 
 #ifdef __EMSCRIPTEN__
 #include <limits>
+#include <memory>
 #include <utility>
 
 #include "wsync/async.h"
@@ -26,9 +27,8 @@ struct AsyncCallback {
 template <class Callback>
 AsyncCallback async_callback(Callback callback) {
   return {[](void* user, bool ok) {
-            auto* f = static_cast<Callback*>(user);
+            const std::unique_ptr<Callback> f(static_cast<Callback*>(user));  // freed also if it throws
             (*f)(ok);
-            delete f;
           },
           new Callback(std::move(callback))};
 }
