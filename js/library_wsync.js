@@ -10,24 +10,23 @@ mergeInto(LibraryManager.library, {
   // as wait32's: 0 woken, 1 the word already differed, 2 timed out (no wake
   // consumed). The sleep is wsync.mjs's (Atomics.waitAsync, or a setTimeout
   // poll where the engine lacks it), which wsync_pre.js (made from
-  // js/wsync_pre.js.in) carries.
+  // js/wsync_pre.js.in) carries. Keeps the runtime alive while pending.
+  $wsyncWaitAsync__deps: ['$runtimeKeepalivePush', '$runtimeKeepalivePop'],
   $wsyncWaitAsync: function(index, expected, timeoutMs, onDone) {
     var codes = { 'ok': 0, 'not-equal': 1, 'timed-out': 2 };
+    runtimeKeepalivePush();
     wsyncShared.sleepThen(HEAP32, index, expected, performance.now() + timeoutMs, function(result) {
+      runtimeKeepalivePop();
       onDone(codes[result]);
     });
   },
 
   // The async C API's sleep: wsyncWaitAsync on the word at `addr`, then the
-  // C function cb(arg, result) on the event loop. Keeps the runtime alive
-  // while pending.
-  wsync_js_wait_async__deps: ['$wsyncSettleStaleMailboxWaiters', '$wsyncWaitAsync', '$runtimeKeepalivePush',
-                              '$runtimeKeepalivePop', '$callUserCallback'],
+  // C function cb(arg, result) on the event loop.
+  wsync_js_wait_async__deps: ['$wsyncSettleStaleMailboxWaiters', '$wsyncWaitAsync', '$callUserCallback'],
   wsync_js_wait_async__sig: 'viidii',
   wsync_js_wait_async: function(addr, expected, timeoutMs, cb, arg) {
-    runtimeKeepalivePush();
     wsyncWaitAsync(addr >> 2, expected, timeoutMs, function(result) {
-      runtimeKeepalivePop();
       callUserCallback(function() {
         {{{ makeDynCall('vii', 'cb') }}}(arg, result);
       });
@@ -120,14 +119,10 @@ mergeInto(LibraryManager.library, {
   // Asyncify.handleSleep would wrap it in an async function, one more
   // turn between the engine's wake and the caller.
   __asyncjs__wsync_js_suspend_wait__async: true,
-  __asyncjs__wsync_js_suspend_wait__deps: ['$wsyncWaitAsync', '$runtimeKeepalivePush', '$runtimeKeepalivePop'],
+  __asyncjs__wsync_js_suspend_wait__deps: ['$wsyncWaitAsync'],
   __asyncjs__wsync_js_suspend_wait: function(addr, expected, timeoutMs) {
-    runtimeKeepalivePush();
     return new Promise(function(resolve) {
-      wsyncWaitAsync(addr >> 2, expected, timeoutMs, function(result) {
-        runtimeKeepalivePop();
-        resolve(result);
-      });
+      wsyncWaitAsync(addr >> 2, expected, timeoutMs, resolve);
     });
   },
 #elif ASYNCIFY
