@@ -4,7 +4,6 @@
 #pragma once
 
 #ifdef __EMSCRIPTEN__
-#include <type_traits>
 #include <utility>
 
 #include "waiter.hpp"
@@ -33,10 +32,6 @@ class AsyncWait {
 
 template <class Waiter>
 class AsyncWaiter final : public AsyncWait {
-  // Freed after the callback, which may have destroyed the primitive (as a
-  // std::latch's waiter may, once its wait returns).
-  static_assert(std::is_trivially_destructible_v<Waiter>, "a waiter's destructor must not touch its primitive");
-
  public:
   AsyncWaiter(Waiter waiter, AsyncCallback callback) noexcept : AsyncWait(callback), waiter_(std::move(waiter)) {}
   Step attempt(Spinner& spin) noexcept override { return waiter_.attempt(spin); }
