@@ -57,20 +57,24 @@ class OnceWaiter {
 
 #ifdef __EMSCRIPTEN__
 // The async call: wait as OnceWaiter does; if it is ours to run, run fn right
-// there (on the event loop) and finish.
+// there (on the event loop) and finish. `completed` (null from C, which has
+// no exceptions) then says whether fn ran f to the end: C++'s fn catches
+// what f throws, as a throw may not pass through this driver, which is
+// built without exception support (call_once_async in wsync/once.hpp).
 class OnceCaller {
  public:
-  OnceCaller(Once& once, void (*fn)(void*), void* arg) noexcept
-      : once_(once), waiter_(Access::native_word(once)), fn_(fn), arg_(arg) {}
+  OnceCaller(Once& once, void (*fn)(void*), bool (*completed)(void*), void* arg) noexcept
+      : once_(once), waiter_(Access::native_word(once)), fn_(fn), completed_(completed), arg_(arg) {}
 
+  // Finishes true, unless f was ours to run and threw.
   Step attempt(Spinner& spin) noexcept {
     const Step step = waiter_.attempt(spin);
     if (!step.finished) return step;
-    if (step.ok) {
-      fn_(arg_);  // C has no exceptions: it completes
-      Access::finish(once_, true);
-    }
-    return Step::done(true);
+    if (!step.ok) return Step::done(true);  // f completed elsewhere
+    fn_(arg_);
+    const bool completed = completed_ == nullptr || completed_(arg_);
+    Access::finish(once_, completed);  // if f threw: INCOMPLETE, and another caller runs it
+    return Step::done(completed);
   }
   Step on_timeout() noexcept { return Step::go_on(); }
   Deadline deadline() const noexcept { return Deadline::never(); }
@@ -79,6 +83,7 @@ class OnceCaller {
   Once& once_;
   OnceWaiter waiter_;
   void (*fn_)(void*);
+  bool (*completed_)(void*);
   void* arg_;
 };
 #endif
@@ -104,9 +109,10 @@ void Once::finish(bool completed) noexcept {
 }
 
 #ifdef __EMSCRIPTEN__
-void Once::start_async(void (*fn)(void*), void* arg, detail::AsyncCallback callback) noexcept {
+void Once::start_async(void (*fn)(void*), bool (*completed)(void*), void* arg,
+                       detail::AsyncCallback callback) noexcept {
   if (fn == nullptr) detail::fatal("wsync: NULL function");
-  detail::wait_async(detail::OnceCaller(*this, fn, arg), callback);
+  detail::wait_async(detail::OnceCaller(*this, fn, completed, arg), callback);
 }
 #endif
 
@@ -127,7 +133,7 @@ bool wsync_once_is_complete(wsync_once_t* once) { return as_cxx(once).is_complet
 #ifdef __EMSCRIPTEN__
 void wsync_call_once_async(wsync_once_t* once, void (*fn)(void*), void* arg, wsync_async_callback callback,
                            void* user) {
-  Access::start_async(as_cxx(once), fn, arg, wsync::detail::AsyncCallback{callback, user});
+  Access::start_async(as_cxx(once), fn, nullptr, arg, wsync::detail::AsyncCallback{callback, user});
 }
 #endif
 

@@ -1,6 +1,8 @@
 // An async callback that throws (wasm, Node): the exception leaves through
 // Emscripten's callUserCallback, as from any event-loop callback, and still
 // nothing of the wait is leaked: not the wait's state, nor the callable.
+// And call_once_async's f that throws: as std::call_once, the Once goes
+// back to INCOMPLETE and the next caller runs f.
 // Counts every operator new and delete of the program (the library's too).
 // wsync itself is built without exception support, so its own frames run
 // no destructors while a throw passes through them: the count catches
@@ -73,16 +75,40 @@ wsync::WaitGroup g_wg;
 void round(void*);
 
 void finish(void*) {
-  check(uncaught_exceptions() == 2 * kRounds, "every throw left its callback");
+  check(uncaught_exceptions() == 2 * kRounds + 1, "every throw left its callback");
   check(g_live_callables == 0, "every callable was destroyed");
   check(g_live_allocations.load() == g_allocations_before, "no allocation outlived its wait");
   wasm_test::pass();
 }
 
+// call_once_async, twice in one turn: the first runs f, which throws; the
+// second then finds the Once INCOMPLETE and runs f again, which returns.
+wsync::Once g_once;
+int g_f_runs = 0;
+int g_done_calls = 0;
+
+void once_started(void*) {
+  wsync::call_once_async(
+      g_once,
+      [callable = Callable()] {
+        ++g_f_runs;
+        throw Thrown{};
+      },
+      [callable = Callable()] { ++g_done_calls; });
+  wsync::call_once_async(
+      g_once, [callable = Callable()] { ++g_f_runs; },
+      [callable = Callable()] {
+        check(g_f_runs == 2, "the second call ran f after the first's f threw");
+        check(g_done_calls == 0, "the call whose f threw never called done");
+        check(g_once.is_complete(), "the Once is complete once an f returned");
+        emscripten_async_call(finish, nullptr, 0);
+      });
+}
+
 // Each round throws out of two callbacks: one of Mutex::lock_async, and one
 // of WaitGroup::wait_async, and schedules the next round before it throws.
 void round(void*) {
-  if (g_rounds++ == kRounds) return emscripten_async_call(finish, nullptr, 0);
+  if (g_rounds++ == kRounds) return emscripten_async_call(once_started, nullptr, 0);
   g_mutex.lock_async([callable = Callable()](bool ok) {
     check(ok, "lock_async acquired the free mutex");
     g_mutex.unlock();

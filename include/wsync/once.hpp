@@ -42,7 +42,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <functional>
+#include <memory>
 #include <utility>
 
 #include "wsync/detail/access.hpp"
@@ -82,7 +84,10 @@ class Once {
 
 #ifdef __EMSCRIPTEN__
   // The one asynchronous call_once: call_once_async() and wsync_call_once_async().
-  void start_async(void (*fn)(void*), void* arg, detail::AsyncCallback callback) noexcept;
+  // fn(arg) runs f; then completed(arg), if not null, says whether f ran to
+  // the end (false: it threw, and fn kept the exception). The callback's ok
+  // is false only then.
+  void start_async(void (*fn)(void*), bool (*completed)(void*), void* arg, detail::AsyncCallback callback) noexcept;
 #endif
 
   std::atomic<uint32_t> state_{kIncomplete};
@@ -108,21 +113,40 @@ void call_once(Once& once, F&& f, Args&&... args) {
 #ifdef __EMSCRIPTEN__
 // Without blocking (wasm only): returns at once; later, from this thread's
 // event loop, runs f there if nobody has (or waits, asynchronously, for the
-// agent that runs it), then calls done(). See wsync/async.h.
+// agent that runs it), then calls done(). See wsync/async.h. If f throws,
+// the Once goes back to INCOMPLETE (another caller runs f), done() is not
+// called, and the exception leaves this call's event-loop callback, as an
+// exception from any such callback does. f runs inside wsync's driver,
+// which is built without exception support and must not be thrown through:
+// so f's exception is caught here and thrown again once the driver is done.
 template <class F, class Done>
 void call_once_async(Once& once, F f, Done done) {
   struct Held {
     F f;
     Done done;
+    std::exception_ptr thrown;  // by f
   };
-  auto* held = new Held{std::move(f), std::move(done)};
-  const detail::AsyncCallback finished = {[](void* h, bool) {
-                                            static_cast<Held*>(h)->done();
-                                            delete static_cast<Held*>(h);
+  auto* held = new Held{std::move(f), std::move(done), nullptr};
+  const auto run = [](void* h) {
+    Held& state = *static_cast<Held*>(h);
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+    try {
+      state.f();
+    } catch (...) {
+      state.thrown = std::current_exception();
+    }
+#else
+    state.f();
+#endif
+  };
+  const auto completed = [](void* h) { return static_cast<Held*>(h)->thrown == nullptr; };
+  const detail::AsyncCallback finished = {[](void* h, bool ok) {
+                                            const std::unique_ptr<Held> state(static_cast<Held*>(h));
+                                            if (!ok) std::rethrow_exception(state->thrown);
+                                            state->done();
                                           },
                                           held};
-  detail::Access::start_async(
-      once, [](void* h) { static_cast<Held*>(h)->f(); }, held, finished);
+  detail::Access::start_async(once, +run, +completed, held, finished);
 }
 #endif
 
