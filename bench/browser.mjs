@@ -13,8 +13,9 @@
 //    and the wasm size of the same program linked plain, with Asyncify and
 //    with JSPI.
 //  - filter: the demo page's blur at 1..N threads on the wsync pool and with
-//    pthread_create/pthread_barrier/pthread_join, and (Chromium) how busy
-//    the browser's other threads kept the cores meanwhile; and the same
+//    pthread_create/pthread_barrier/pthread_join, the host's ceiling (the
+//    same blur in bands that wait for nothing, at 1 and N), and (Chromium)
+//    how busy the browser's other threads kept the cores meanwhile; and the same
 //    blur by OpenCV.js and Photon where installed (web/peers.js).
 // WSYNC_WASM_BUILD_DIR names the wasm build (bench/run passes its own).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -212,26 +213,31 @@ try {
     // Every thread count and both ways take turns, one run each per turn
     // (as bench::interleave does natively), so the speedups compare runs of
     // the same stretch of the machine's load.
+    // Beside them, the host's ceiling (as bench/filter.cpp's): the same blur
+    // in bands that wait for nothing, on 1 and on poolSize threads.
+    const IMPLS = {
+      async: "wsync pool",
+      compare: "pthread_create + pthread_barrier + join",
+      alone: "ceiling: bands with halos, no barrier",
+    };
     const points = [];
     for (let threads = 1; threads <= poolSize; ++threads) {
-      for (const compare of [false, true]) points.push({ threads, compare, times: [], maxFrameGapMs: 0 });
+      for (const way of ["async", "compare"]) points.push({ threads, way, times: [], maxFrameGapMs: 0 });
+      if (threads === 1 || threads === poolSize) points.push({ threads, way: "alone", times: [] });
     }
     // Three times the repetitions, as the native and Node runs do.
     for (let r = 0; r < 3 * reps; ++r) {
       for (const p of points) {
         const run = await page.evaluate(
-          ([t, c]) =>
-            window.wsyncDemo.runFilter({
-              filter: "blur",
-              radius: 8,
-              threads: t,
-              runs: 1,
-              wait: c ? "compare" : "async",
-            }),
-          [p.threads, p.compare],
+          ([threads, way]) => {
+            const o = { filter: "blur", radius: 8, threads, runs: 1 };
+            if (way === "alone") return window.wsyncDemo.runBandsAlone(o);
+            return window.wsyncDemo.runFilter({ ...o, wait: way });
+          },
+          [p.threads, p.way],
         );
         p.times.push(...run.times);
-        p.maxFrameGapMs = Math.max(p.maxFrameGapMs, run.maxFrameGapMs);
+        if (p.way !== "alone") p.maxFrameGapMs = Math.max(p.maxFrameGapMs, run.maxFrameGapMs);
       }
     }
     // Where the cores go while the pool runs at `poolSize` threads: CPU time
@@ -300,11 +306,11 @@ try {
     for (const p of points) {
       emit(
         "filter",
-        p.compare ? "pthread_create + pthread_barrier + join" : "wsync pool",
+        IMPLS[p.way],
         `threads=${p.threads} side=1024 cores=${poolSize}`,
         "ms per run",
         p.times,
-        { maxFrameGapMs: p.maxFrameGapMs },
+        p.way === "alone" ? {} : { maxFrameGapMs: p.maxFrameGapMs },
       );
     }
     await page.close();

@@ -2,9 +2,9 @@
 // the cores, with wsync's pool (threads started once, Barrier between the
 // passes, WaitGroup to finish) and with pthread_create + pthread_barrier +
 // pthread_join per run. One JSON line per point. Beside them, the machine's
-// own ceiling: the same blur in bands that wait for nothing (halo_band), on
-// 1 and on `cores` threads started together and joined, which is how far
-// this host lets the arithmetic scale at that moment (bench/report.mjs
+// own ceiling: the same blur in bands that wait for nothing
+// (wsync_filter::run_bands_alone), on 1 and on `cores` threads, which is how
+// far this host lets the arithmetic scale at that moment (bench/report.mjs
 // quotes it beside the filter's speedup).
 //
 //   wsync_filter_bench [SIDE]   (default 1024: a SIDE x SIDE blur, radius 8)
@@ -15,25 +15,6 @@
 
 #include "bench.hpp"
 #include "pool.hpp"
-
-namespace {
-
-// Band `band` of `bands` of the blur without a barrier: pass 0 over the
-// band's rows and `radius` rows beyond each edge, into a scratch buffer of
-// the band's own, then pass 1 over the band's rows, which reads no further
-// than that. The output is the filter's (each band's edge rows of pass 0
-// are computed twice, 2 x 8 of 1024 rows); nothing waits for another band.
-void halo_band(const wsync_filter::Params& params, const wsync_filter::Frame& frame, uint8_t* scratch, int band,
-               int bands) {
-  const int y0 = wsync_filter::band_start(frame.height, band, bands);
-  const int y1 = wsync_filter::band_start(frame.height, band + 1, bands);
-  wsync_filter::Frame own = frame;
-  own.scratch = scratch;
-  wsync_filter::run_pass(params, own, 0, std::max(0, y0 - params.radius), std::min(frame.height, y1 + params.radius));
-  wsync_filter::run_pass(params, own, 1, y0, y1);
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   bench::parse_settings(argc, argv);
@@ -79,7 +60,6 @@ int main(int argc, char** argv) {
                    {}});
   }
   // The ceiling, at 1 and at `cores` threads.
-  std::vector<std::vector<uint8_t>> scratches(cores, std::vector<uint8_t>(bytes));
   for (int k : {1, static_cast<int>(cores)}) {
     if (k == 1 && cores == 1) continue;
     char params_text[64];
@@ -87,14 +67,9 @@ int main(int argc, char** argv) {
     all.push_back({"ceiling: bands with halos, no barrier",
                    params_text,
                    [&, k] {
-                     const double start = bench::now_ms();
-                     std::vector<std::thread> bands;
-                     for (int b = 1; b < k; ++b) {
-                       bands.emplace_back([&, b] { halo_band(params, frame, scratches[b].data(), b, k); });
-                     }
-                     halo_band(params, frame, scratches[0].data(), 0, k);
-                     for (std::thread& t : bands) t.join();
-                     return bench::now_ms() - start;
+                     double ms = 0;
+                     (void)wsync_filter::run_bands_alone(params, frame, k, &ms);
+                     return ms;
                    },
                    {}});
   }

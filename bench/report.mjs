@@ -689,7 +689,7 @@ for (const pl of fplats) {
     say(
       "",
       `The host's ceiling in the same run: the same blur in bands that wait for nothing (each computes its`,
-      `first pass 8 rows past its edges instead of meeting a barrier), on 1 and on ${cores} threads started together:`,
+      `first pass 8 rows past its edges instead of meeting a barrier), on 1 and on ${cores} threads, timed from the moment all run:`,
       `${range(ceil1)} and ${range(ceilAt)} ms, a speedup of ${fmt(ceilingSpeedup)} (the pool's is ${fmt(speedup / ceilingSpeedup)}x that).`,
     );
   }
@@ -887,7 +887,9 @@ const notes = {
   ],
   "filter-speedup": [
     `The filter's speedup (${filterSpeedups.join("; ")}). The ceiling is the host's: the same blur in bands`,
-    "that never wait for each other, on threads started together. Measured on 2026-12-03, one core's speed",
+    "that never wait for each other (in a browser on workers, as the pool's), timed from the moment all of",
+    "them run. It splits the rows evenly, where the pool's threads take chunks in turn, so a core that",
+    "something else slows holds it back more than the pool. Measured on 2026-12-03, one core's speed",
     "here changes by up to 1.7x from moment to moment (a multiply loop on one thread: 96 to 177 ms), and the",
     "blur's half bands run side by side took from as long as one alone to 1.5x as long, outside any pool. In",
     "wasm, timing each worker's passes inside the pool showed the same: both bands' arithmetic stretches",

@@ -1,6 +1,7 @@
 // The demo's image filter (examples/filter): known values, the blur against
-// its definition, and the pool and the pthread baseline agree with the
-// single-threaded reference byte for byte, for any number of threads.
+// its definition, and the pool, the pthread baseline and the benchmarks'
+// ceiling agree with the single-threaded reference byte for byte, for any
+// number of threads.
 #include "filter.hpp"
 
 #include <gtest/gtest.h>
@@ -140,6 +141,28 @@ TEST(Filter, PoolAndPthreadsMatchTheReferenceForEveryThreadCount) {
   }
 }
 
+// The benchmarks' ceiling: bands that reach past their edges instead of
+// meeting a barrier give the filter's output too, whatever the band height
+// against the reach (a radius-20 blur in bands of 12 rows, bands of no rows).
+TEST(Filter, BandsAloneMatchTheReference) {
+  for (auto [width, height] : {std::pair{97, 61}, std::pair{5, 3}}) {
+    Images ref(width, height), got(width, height);
+    wsync_filter::make_sample(ref.in.data(), width, height);
+    got.in = ref.in;
+    for (const Params& p : kAll) {
+      wsync_filter::apply(p, ref.frame());
+      for (int k = 1; k <= 6; ++k) {
+        std::fill(got.out.begin(), got.out.end(), 0);
+        double ms = -1;
+        ASSERT_EQ(wsync_filter::run_bands_alone(p, got.frame(), k, &ms), "");
+        EXPECT_GE(ms, 0);
+        ASSERT_EQ(got.out, ref.out) << wsync_filter::name(p.kind) << " radius " << p.radius << " in " << k
+                                    << " bands of " << width << " x " << height;
+      }
+    }
+  }
+}
+
 TEST(Filter, MoreThreadsThanRowsStillCoverEveryRow) {
   Images ref(5, 3), got(5, 3);
   wsync_filter::make_sample(ref.in.data(), 5, 3);
@@ -194,6 +217,12 @@ TEST(Filter, BadParametersAreRefusedWithAReason) {
   bad.out = nullptr;
   EXPECT_EQ(pool.start({Kind::sharpen, 0}, bad, 1), "NULL image buffer");
   EXPECT_EQ(pool.done().count(), 0) << "nothing was started";
+  double ms = -1;
+  EXPECT_EQ(wsync_filter::run_bands_alone({Kind::blur, 0}, img.frame(), 1, &ms), "blur radius must be 1..20");
+  EXPECT_EQ(wsync_filter::run_bands_alone({Kind::sharpen, 0}, img.frame(), 0, &ms), "thread count must be 1..256");
+  EXPECT_EQ(wsync_filter::run_bands_alone({Kind::sharpen, 0}, img.frame(), 257, &ms), "thread count must be 1..256");
+  EXPECT_EQ(wsync_filter::run_bands_alone({Kind::sharpen, 0}, bad, 1, &ms), "NULL image buffer");
+  EXPECT_EQ(ms, -1) << "a refused job reports no time";
 }
 
 TEST(Filter, SampleAndChecksumAreDeterministic) {

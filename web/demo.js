@@ -88,6 +88,7 @@ function stopMeasuring() {
 
 let M; // the Emscripten module
 let done; // the pool's WaitGroup, on the C++ object's word
+let bandsAloneDone; // runBandsAlone()'s WaitGroup, likewise
 let poolSize = 1;
 let image = { width: 0, height: 0 };
 let inputAddress = 0; // the input picture in wasm memory
@@ -127,6 +128,7 @@ async function loadModule() {
   });
   poolSize = M._demo_init(cores);
   done = WaitGroup.at(M, M._demo_done_word());
+  bandsAloneDone = WaitGroup.at(M, M._demo_bands_alone_done());
 }
 
 // Copies the input picture (w x h RGBA) into wasm memory and shows it.
@@ -253,6 +255,28 @@ function runFilter(options) {
     $("status").textContent = "done";
     window.wsyncDemo.last = result;
     return result;
+  });
+}
+
+// The benchmarks' ceiling (bench/browser.mjs): the same filter in `threads`
+// bands that wait for nothing (run_bands_alone in examples/filter/pool.hpp),
+// on workers, as the pool's; the page awaits the end. The times are the
+// bands' alone, without the threads' start-up.
+function runBandsAlone(options) {
+  const o = checkOptions({ ...options, wait: "async" });
+  return exclusive(async () => {
+    const times = [];
+    for (let i = 0; i < o.runs; ++i) {
+      let problem = M.UTF8ToString(M._demo_start_bands_alone(FILTERS[o.filter], o.radius, o.threads));
+      if (!problem) {
+        await bandsAloneDone.waitAsync();
+        problem = M.UTF8ToString(M._demo_bands_alone_problem());
+      }
+      if (problem) throw new RangeError(`wsync demo: ${problem}`);
+      times.push(M._demo_bands_alone_ms());
+    }
+    const { filter, radius, threads, runs } = o;
+    return { filter, radius, threads, runs, times, checksum: M.UTF8ToString(M._demo_checksum(1)) };
   });
 }
 
@@ -446,6 +470,7 @@ window.wsyncDemo = {
   ready, // resolves true once the pool runs, false when the banner shows why it cannot
   missing,
   runFilter,
+  runBandsAlone,
   measureSpeedup,
   comparePeers,
   loadSample,

@@ -4,6 +4,7 @@
 // wsync.mjs's WaitGroup.waitAsync() on the same word, or it calls
 // demo_run_blocking(), whose plain C++ wait() suspends (JSPI or Asyncify).
 #include <emscripten/emscripten.h>
+#include <pthread.h>
 
 #include <cinttypes>
 #include <cstdio>
@@ -21,11 +22,27 @@ int g_width = 0, g_height = 0;
 std::vector<uint8_t> g_in, g_out, g_scratch;
 std::string g_text;  // the last string handed to JS
 
+// demo_start_bands_alone's run: written by the page's thread before the
+// pthread starts, and by the pthread before done() (which publishes them).
+struct BandsAlone {
+  wsync_filter::Params params;
+  int threads = 0;
+  std::string_view problem;
+  double ms = 0;
+  wsync::WaitGroup done;
+} g_alone;
+
 wsync_filter::Frame frame() { return {g_in.data(), g_out.data(), g_scratch.data(), g_width, g_height}; }
 
 const char* text(std::string_view s) {
   g_text.assign(s.data(), s.size());
   return g_text.c_str();
+}
+
+void* run_bands_alone(void*) {
+  g_alone.problem = wsync_filter::run_bands_alone(g_alone.params, frame(), g_alone.threads, &g_alone.ms);
+  g_alone.done.done();
+  return nullptr;
 }
 
 }  // namespace
@@ -78,6 +95,34 @@ EMSCRIPTEN_KEEPALIVE const char* demo_run_blocking(int kind, int radius, int k) 
 EMSCRIPTEN_KEEPALIVE const char* demo_run_pthreads(int kind, int radius, int k) {
   return text(wsync_filter::run_with_pthreads({static_cast<wsync_filter::Kind>(kind), radius}, frame(), k));
 }
+
+// The benchmarks' ceiling (bench/browser.mjs): the same job in k bands that
+// wait for nothing (wsync_filter::run_bands_alone), called on a pthread of
+// its own, so that every band runs on a worker, as the pool's chunks do,
+// and the page's main thread stays free. Returns at once: "" or why it was
+// refused; the page then awaits the WaitGroup at demo_bands_alone_done(),
+// and reads demo_bands_alone_problem() ("" or why the run failed) and
+// demo_bands_alone_ms() (the bands' time, without the threads' start-up).
+EMSCRIPTEN_KEEPALIVE const char* demo_start_bands_alone(int kind, int radius, int k) {
+  const wsync_filter::Params params{static_cast<wsync_filter::Kind>(kind), radius};
+  if (std::string_view problem = wsync_filter::check(params, frame()); !problem.empty()) return text(problem);
+  if (k < 1 || k > 256) return text("thread count must be 1..256");
+  if (g_alone.done.count() != 0) return text("a run is already in progress");
+  g_alone.params = params;
+  g_alone.threads = k;
+  g_alone.done.add(1);
+  pthread_t thread;
+  if (pthread_create(&thread, nullptr, run_bands_alone, nullptr) != 0) {
+    g_alone.done.done();
+    return text("pthread_create failed");
+  }
+  pthread_detach(thread);
+  return text("");
+}
+
+EMSCRIPTEN_KEEPALIVE void* demo_bands_alone_done() { return &g_alone.done; }
+EMSCRIPTEN_KEEPALIVE const char* demo_bands_alone_problem() { return text(g_alone.problem); }
+EMSCRIPTEN_KEEPALIVE double demo_bands_alone_ms() { return g_alone.ms; }
 
 // FNV-1a of the input (0) or the output (1), as 16 hex digits.
 EMSCRIPTEN_KEEPALIVE const char* demo_checksum(int which) {

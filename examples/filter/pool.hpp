@@ -80,4 +80,15 @@ class Pool {
 // Blocks the caller (pthread_join) for the whole job.
 std::string_view run_with_pthreads(const Params& params, const Frame& frame, int k) noexcept;
 
+// How far this machine lets the arithmetic scale at this moment, which the
+// benchmarks quote beside the pool's speedup: the same job in k bands that
+// wait for nothing, run by the caller and k - 1 threads created here. Each
+// band's first pass also covers the rows that its second pass reads beyond
+// the band's edges (the radius for blur, 1 for edges), into scratch rows of
+// its own (allocated here; the frame's scratch is unused), so no band waits
+// for another; the output is the filter's. `*ms` is the caller's clock from
+// the moment every thread runs to the end of the last band: thread start-up
+// is not counted. Blocks the caller until all bands are done.
+std::string_view run_bands_alone(const Params& params, const Frame& frame, int k, double* ms) noexcept;
+
 }  // namespace wsync_filter

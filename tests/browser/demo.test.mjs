@@ -86,7 +86,7 @@ test("served by serve.py the demo is cross-origin isolated and loads with no con
   await page.close();
 });
 
-test("every filter equals the native build, on 1 and N threads, each way of waiting, and with pthreads", async () => {
+test("every filter equals the native build, on 1 and N threads, each way of waiting, with pthreads, and in bands alone", async () => {
   const side = 301; // not a multiple of any chunk count
   const reference = nativeReference(side);
   const { page, pageErrors } = await openDemo();
@@ -106,6 +106,9 @@ test("every filter equals the native build, on 1 and N threads, each way of wait
         const r = await demo(page, "runFilter", { ...options, threads, wait });
         assert.equal(r.checksum, reference[label], `${label} on ${threads} thread(s), ${wait}`);
       }
+      const alone = await demo(page, "runBandsAlone", { ...options, threads });
+      assert.equal(alone.checksum, reference[label], `${label} in ${threads} band(s) alone (the benchmarks' ceiling)`);
+      assert.ok(alone.times[0] >= 0, `${label} in ${threads} band(s) alone: ${alone.times[0]} ms`);
     }
   }
   assert.deepEqual(pageErrors, []);
