@@ -895,6 +895,10 @@ const notes = {
     "wasm, timing each worker's passes inside the pool showed the same: both bands' arithmetic stretches",
     "together, and the wait at the Barrier is 0 to 8 ms. In Chromium the page's own threads (the main thread",
     "painting, the compositor, the GPU process) share the two cores with the workers (quoted under the table).",
+    "On one thread the runs come at two speeds: measured on 2026-12-06, nine interleaved runs natively took",
+    "26.6 to 36.9 ms on the pool and 28.0 to 38.3 with pthread_create, most near 27 or near 36, while the",
+    "2-thread runs spread from 15.7 to 17.7 ms. The 1-thread median, every speedup's numerator, lands near",
+    "either, so one implementation's speedup moves by up to 1.35x from run to run, the ceiling's included.",
   ],
   "filter-native": [
     "wasm against native: measured on 2026-12-03, one pass over half the picture takes wasm 1.0 to 1.4x the",
