@@ -210,11 +210,11 @@ try {
       (t) => window.wsyncDemo.runFilter({ filter: "blur", radius: 8, threads: t, runs: 2 }),
       poolSize,
     );
-    // Every thread count and both ways take turns, one run each per turn
-    // (as bench::interleave does natively), so the speedups compare runs of
-    // the same stretch of the machine's load.
-    // Beside them, the host's ceiling (as bench/filter.cpp's): the same blur
-    // in bands that wait for nothing, on 1 and on poolSize threads.
+    // The pool, the pthread baseline and, at 1 and poolSize threads, the
+    // host's ceiling (as bench/filter.cpp's: the same blur in bands that
+    // wait for nothing). Every thread count and every way take turns, one
+    // run each per turn (as bench::interleave does natively), so the
+    // speedups compare runs of the same stretch of the machine's load.
     const IMPLS = {
       async: "wsync pool",
       compare: "pthread_create + pthread_barrier + join",

@@ -101,14 +101,12 @@ EMSCRIPTEN_KEEPALIVE const char* demo_run_pthreads(int kind, int radius, int k) 
 // its own, so that every band runs on a worker, as the pool's chunks do,
 // and the page's main thread stays free. Returns at once: "" or why it was
 // refused; the page then awaits the WaitGroup at demo_bands_alone_done(),
-// and reads demo_bands_alone_problem() ("" or why the run failed) and
-// demo_bands_alone_ms() (the bands' time, without the threads' start-up).
+// and reads demo_bands_alone_problem() ("" or why run_bands_alone refused
+// or failed) and demo_bands_alone_ms() (the bands' time, without the
+// threads' start-up).
 EMSCRIPTEN_KEEPALIVE const char* demo_start_bands_alone(int kind, int radius, int k) {
-  const wsync_filter::Params params{static_cast<wsync_filter::Kind>(kind), radius};
-  if (std::string_view problem = wsync_filter::check(params, frame()); !problem.empty()) return text(problem);
-  if (k < 1 || k > 256) return text("thread count must be 1..256");
   if (g_alone.done.count() != 0) return text("a run is already in progress");
-  g_alone.params = params;
+  g_alone.params = {static_cast<wsync_filter::Kind>(kind), radius};
   g_alone.threads = k;
   g_alone.done.add(1);
   pthread_t thread;

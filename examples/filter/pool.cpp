@@ -104,49 +104,63 @@ std::string_view run_with_pthreads(const Params& params, const Frame& frame, int
 
 namespace {
 
-// How many rows beyond a row pass 1 reads of pass 0's output.
-int reach(const Params& params) noexcept { return params.kind == Kind::blur ? params.radius : 1; }
+// Band `band` of `bands` of the whole job, needing no other band: pass 0
+// also covers the rows that pass 1 reads beyond the band's (the radius for
+// blur, 1 for edges), into scratch rows of the band's own. Pass 0 of either
+// filter works on each row alone, so it runs on a frame cut down to those
+// rows; pass 1 then clamps at that frame's edges only where they are the
+// picture's. The scratch is allocated (and zeroed) here, before run().
+class BandAlone {
+ public:
+  BandAlone(const Params& params, const Frame& frame, int band, int bands)
+      : params_(params),
+        frame_(frame),
+        y0_(band_start(frame.height, band, bands)),
+        y1_(band_start(frame.height, band + 1, bands)) {
+    if (passes(params.kind) == 1) return;
+    const int reach = params.kind == Kind::blur ? params.radius : 1;
+    const int top = std::max(0, y0_ - reach);
+    const int bottom = std::min(frame.height, y1_ + reach);
+    const size_t stride = static_cast<size_t>(frame.width) * 4;
+    scratch_.resize((bottom - top) * stride);
+    rows_ = {frame.in + top * stride, frame.out + top * stride, scratch_.data(), frame.width, bottom - top};
+    top_ = top;
+  }
 
-// Rows [y0, y1) of the whole job, needing no other rows of pass 0: pass 0
-// also covers the rows that pass 1 reads beyond them, into `scratch`, which
-// holds just those rows. Pass 0 of either filter works on each row alone,
-// so it runs on a frame cut down to those rows; pass 1 then clamps at that
-// frame's edges only where they are the picture's.
-void run_rows_alone(const Params& params, const Frame& frame, std::vector<uint8_t>& scratch, int y0, int y1) noexcept {
-  if (passes(params.kind) == 1) return run_pass(params, frame, 0, y0, y1);
-  const int top = std::max(0, y0 - reach(params));
-  const int bottom = std::min(frame.height, y1 + reach(params));
-  const size_t stride = static_cast<size_t>(frame.width) * 4;
-  const Frame rows{frame.in + top * stride, frame.out + top * stride, scratch.data(), frame.width, bottom - top};
-  run_pass(params, rows, 0, 0, rows.height);
-  run_pass(params, rows, 1, y0 - top, y1 - top);
-}
+  void run() noexcept {
+    if (passes(params_.kind) == 1) return run_pass(params_, frame_, 0, y0_, y1_);
+    run_pass(params_, rows_, 0, 0, rows_.height);
+    run_pass(params_, rows_, 1, y0_ - top_, y1_ - top_);
+  }
+
+ private:
+  const Params& params_;
+  const Frame& frame_;
+  const int y0_, y1_;  // the band's rows
+  std::vector<uint8_t> scratch_;
+  Frame rows_{};  // two-pass filters: the rows pass 0 covers, from top_
+  int top_ = 0;
+};
 
 struct AloneJob {
   const Params* params;
   const Frame* frame;
-  std::vector<std::vector<uint8_t>>* scratches;  // one per band
   int bands;
   std::atomic<int> next_band{1};  // band 0 is the caller's
   std::atomic<int> running{0};
   std::atomic<bool> go{false};
-
-  void run_band(int band) noexcept {
-    run_rows_alone(*params, *frame, (*scratches)[static_cast<size_t>(band)], band_start(frame->height, band, bands),
-                   band_start(frame->height, band + 1, bands));
-  }
 };
 
 void* alone_worker(void* arg) {
   AloneJob& job = *static_cast<AloneJob*>(arg);
-  const int band = job.next_band.fetch_add(1, std::memory_order_relaxed);
+  BandAlone band(*job.params, *job.frame, job.next_band.fetch_add(1, std::memory_order_relaxed), job.bands);
   job.running.fetch_add(1, std::memory_order_relaxed);
   // Spins, so that every band starts the moment the caller says go (at most
   // k - 1 threads spin, for as long as the others take to start). Acquire:
   // pairs with the caller's release, after which the bands run.
   while (!job.go.load(std::memory_order_acquire)) {
   }
-  job.run_band(band);
+  band.run();
   return nullptr;
 }
 
@@ -155,12 +169,8 @@ void* alone_worker(void* arg) {
 std::string_view run_bands_alone(const Params& params, const Frame& frame, int k, double* ms) noexcept {
   if (std::string_view problem = check(params, frame); !problem.empty()) return problem;
   if (k < 1 || k > 256) return "thread count must be 1..256";
-  std::vector<std::vector<uint8_t>> scratches(static_cast<size_t>(k));
-  for (int b = 0; b < k && passes(params.kind) > 1; ++b) {
-    const int rows = band_start(frame.height, b + 1, k) - band_start(frame.height, b, k) + 2 * reach(params);
-    scratches[static_cast<size_t>(b)].resize(static_cast<size_t>(std::min(rows, frame.height)) * frame.width * 4);
-  }
-  AloneJob job{&params, &frame, &scratches, k};
+  AloneJob job{&params, &frame, k};
+  BandAlone own(params, frame, 0, k);
   std::vector<pthread_t> threads;
   for (int b = 1; b < k; ++b) {
     pthread_t t;
@@ -174,7 +184,7 @@ std::string_view run_bands_alone(const Params& params, const Frame& frame, int k
   job.go.store(true, std::memory_order_release);
   // Without all its threads the job is incomplete: those that did start
   // finish their bands, and the caller hears why.
-  if (started == k - 1) job.run_band(0);
+  if (started == k - 1) own.run();
   for (pthread_t t : threads) pthread_join(t, nullptr);
   if (started != k - 1) return "pthread_create failed";
   if (ms != nullptr) *ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -421,9 +421,15 @@ test("bad arguments to the page's API are refused with exact messages", async ()
     "the blocking way refuses it before it waits",
   );
   assert.equal(await error("runFilter", { wait: "sleep" }), 'wsync demo: unknown wait "sleep"');
+  assert.equal(
+    await error("runBandsAlone", { filter: "blur", radius: 0 }),
+    "wsync demo: blur radius must be 1..20",
+    "refused by the run on its pthread",
+  );
   assert.equal(await error("loadSample", 5000), "wsync demo: image size must be 1..4096 on each side, got 5000 x 5000");
   // Nothing was left half done: a good run still works.
   assert.match((await demo(page, "runFilter", { filter: "sharpen" })).checksum, /^[0-9a-f]{16}$/);
+  assert.match((await demo(page, "runBandsAlone", { filter: "sharpen" })).checksum, /^[0-9a-f]{16}$/);
   await page.close();
 });
 
