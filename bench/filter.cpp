@@ -7,17 +7,28 @@
 // far this host lets the arithmetic scale at that moment (bench/report.mjs
 // quotes it beside the filter's speedup).
 //
-//   wsync_filter_bench [SIDE]   (default 1024: a SIDE x SIDE blur, radius 8)
+// With on-core=C the process only times that blur on one thread, and its
+// caller must have pinned the whole process to core C (bench/run uses
+// taskset -c C, core by core). This host's cores at times run the blur at
+// different speeds, so the best the cores can do together is known only from
+// each one's time alone (bench/report.mjs).
+//
+//   wsync_filter_bench [on-core=C] [SIDE]   (default 1024: a SIDE x SIDE blur, radius 8)
 #include "filter.hpp"
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string_view>
 #include <thread>
 #include <vector>
 
 #include "bench.hpp"
 #include "pool.hpp"
+
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#include <sched.h>
+#endif
 
 namespace {
 
@@ -28,18 +39,56 @@ void ran(std::string_view problem) {
   std::exit(1);
 }
 
+constexpr const char* kOneCore = "one core alone: one band, pinned";
+
+// The blur on one thread, in a process its caller pinned to `core`. A wasm
+// program cannot see its affinity; natively a process that is not pinned
+// to exactly that core is refused, so no unpinned time passes for a core's.
+int time_one_core(const wsync_filter::Params& params, const wsync_filter::Frame& frame, int core, int side,
+                  unsigned cores) {
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) != 1 || !CPU_ISSET(core, &set)) {
+    std::fprintf(stderr, "wsync_filter_bench: on-core=%d needs the process pinned to core %d (taskset -c %d)\n", core,
+                 core, core);
+    return 1;
+  }
+#endif
+  double ms = 0;
+  for (int w = 0; w < 4; ++w) ran(wsync_filter::run_bands_alone(params, frame, 1, &ms));  // as main() warms up
+  char params_text[80];
+  std::snprintf(params_text, sizeof params_text, "threads=1 core=%d side=%d cores=%u", core, side, cores);
+  std::vector<bench::Series> one{{kOneCore,
+                                  params_text,
+                                  [&] {
+                                    ran(wsync_filter::run_bands_alone(params, frame, 1, &ms));
+                                    return ms;
+                                  },
+                                  {}}};
+  bench::interleave(one);
+  bench::emit_all(bench::platform(), "filter", "ms per run", one);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   bench::parse_settings(argc, argv);
+  int core = -1;
+  if (argc > 1 && std::strncmp(argv[1], "on-core=", 8) == 0) {
+    core = std::atoi(argv[1] + 8);
+    ++argv;
+    --argc;
+  }
   const int side = argc > 1 ? std::atoi(argv[1]) : 1024;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const int most = static_cast<int>(2 * cores);
   const size_t bytes = static_cast<size_t>(side) * side * 4;
   std::vector<uint8_t> in(bytes), out(bytes), scratch(bytes);
   wsync_filter::make_sample(in.data(), side, side);
   const wsync_filter::Frame frame{in.data(), out.data(), scratch.data(), side, side};
   const wsync_filter::Params params{wsync_filter::Kind::blur, 8};
+  if (core >= 0) return time_one_core(params, frame, core, side, cores);
+  const int most = static_cast<int>(2 * cores);
   wsync_filter::Pool pool(most);
   // Warm up: a wasm engine first runs its baseline compiler's code and
   // swaps in optimized code only after a function has run for a while (in
@@ -87,6 +136,33 @@ int main(int argc, char** argv) {
                    },
                    {}});
   }
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+  // Each core alone, in turn with the rest: the ceiling's one band with this
+  // thread pinned to the core, so the report can say how fast the cores
+  // could do the job together while the pool's runs were timed.
+  cpu_set_t allowed;
+  if (cores > 1 && sched_getaffinity(0, sizeof allowed, &allowed) == 0 &&
+      CPU_COUNT(&allowed) == static_cast<int>(cores)) {
+    for (int c = 0; c < CPU_SETSIZE; ++c) {
+      if (!CPU_ISSET(c, &allowed)) continue;
+      char params_text[80];
+      std::snprintf(params_text, sizeof params_text, "threads=1 core=%d side=%d cores=%u", c, side, cores);
+      all.push_back({kOneCore,
+                     params_text,
+                     [&, c] {
+                       cpu_set_t one;
+                       CPU_ZERO(&one);
+                       CPU_SET(c, &one);
+                       if (sched_setaffinity(0, sizeof one, &one) != 0) ran("sched_setaffinity failed");
+                       double ms = 0;
+                       ran(wsync_filter::run_bands_alone(params, frame, 1, &ms));
+                       (void)sched_setaffinity(0, sizeof allowed, &allowed);
+                       return ms;
+                     },
+                     {}});
+    }
+  }
+#endif
   // Three times the repetitions: a run is short, and this host's speed per
   // core changes from moment to moment (docs/benchmarks.md, the filter).
   bench::interleave(all, 3 * bench::reps());

@@ -36,6 +36,27 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+// A point measured in rounds by separate processes (bench/run's each core
+// alone) arrives as one line per round: they become one row.
+{
+  const points = new Map();
+  for (const r of rows) {
+    const key = [r.platform, r.group, r.impl, r.params].join("\n"),
+      first = points.get(key);
+    if (!first) {
+      points.set(key, r);
+      continue;
+    }
+    first.values = [...first.values, ...r.values];
+    if (first.cores && r.cores) first.cores = [...first.cores, ...r.cores];
+    Object.assign(first, {
+      median: median(first.values),
+      min: Math.min(...first.values),
+      max: Math.max(...first.values),
+    });
+  }
+  rows.splice(0, rows.length, ...points.values());
+}
 // How far the ratio median(a) / median(b) of one run could have landed: its
 // 95% interval by the bootstrap (2,000 resamples of each sample). The
 // generator (Marsaglia's xorshift32) starts from the same seed every time,
@@ -693,6 +714,24 @@ for (const pl of fplats) {
       `${range(ceil1)} and ${range(ceilAt)} ms, a speedup of ${fmt(ceilingSpeedup)} (the pool's is ${fmt(speedup / ceilingSpeedup)}x that).`,
     );
   }
+  // Each core alone: the best the cores could do together is the job split
+  // in proportion to their speeds, 1 / (sum of 1 / each one's time).
+  const coreOf = (r) => Number(/core=(\d+)/.exec(r.params)[1]);
+  const alone = fr.filter((r) => r.impl.startsWith("one core alone")).sort((a, b) => coreOf(a) - coreOf(b));
+  const together = alone.length === cores ? 1 / alone.reduce((sum, r) => sum + 1 / r.median, 0) : undefined;
+  const reached = together !== undefined && atCores ? together / atCores.median : undefined;
+  if (reached !== undefined) {
+    const how =
+      pl === "native"
+        ? "this thread pinned to it, in turns with the runs above"
+        : "the whole Node process pinned to it by taskset, three rounds right after the runs above";
+    say(
+      "",
+      `Each core alone, the same band on one thread (${how}): ${alone.map((r) => `core ${coreOf(r)} ${range(r)}`).join(", ")} ms.`,
+      `Split in proportion to those speeds, the ${cores} cores could at best take ${fmt(together)} ms together; the pool's`,
+      `${cores} threads took ${fmt(atCores.median)}: ${fmt(100 * reached)}% of that best speed (the speedup target, ${fmt(0.85 * cores)}, is 85% of ${cores} equal cores' best).`,
+    );
+  }
   if (atCores) {
     const madeAt = made.find((x) => threadsOf(x) === cores);
     const ceilText = ceilingSpeedup !== undefined ? `, the ceiling ${fmt(ceilingSpeedup)}x` : "";
@@ -700,7 +739,12 @@ for (const pl of fplats) {
       filterSpeedups.push(
         `${pl}: the pool ${fmt(speedup)}x, pthread_create/join ${fmt(ratio([made1], [madeAt]))}x${ceilText}`,
       );
-    const ceilNote = ceilingSpeedup !== undefined ? ` (the host's ceiling in this run: ${fmt(ceilingSpeedup)})` : "";
+    const ceilNote =
+      ceilingSpeedup === undefined
+        ? ""
+        : ` (the host's ceiling in this run: ${fmt(ceilingSpeedup)}` +
+          (reached !== undefined ? `; the pool ran at ${fmt(100 * reached)}% of the cores' best speed` : "") +
+          ")";
     // The speedup target is natively, in Node and in Chromium; Firefox's and
     // WebKitGTK's are shown only (WebKitGTK reports more cores than this
     // host has, so its pool is oversubscribed).
@@ -895,11 +939,12 @@ const notes = {
     "wasm, timing each worker's passes inside the pool showed the same: both bands' arithmetic stretches",
     "together, and the wait at the Barrier is 0 to 8 ms. In Chromium the page's own threads (the main thread",
     "painting, the compositor, the GPU process) share the two cores with the workers (quoted under the table).",
-    "On one thread the runs come at two speeds, one per core: measured on 2026-12-06, nine interleaved runs",
-    "natively took 26.6 to 36.9 ms on the pool, most near 27 or near 36; pinned to one core (taskset) the",
-    "same runs took 33.2 to 36.6 ms on one and 26.3 to 27.8 on the other, one after the other. The 1-thread",
-    "median, every speedup's numerator, lands on either core, so one implementation's speedup moves by up to",
-    "1.35x from run to run, the ceiling's included, which splits the rows evenly between a fast and a slow core.",
+    "At times the two cores run at two speeds: on 2026-12-06 nine interleaved runs natively took 26.6 to",
+    "36.9 ms on one thread, most near 27 or near 36, and pinned to one core (taskset) 33.2 to 36.6 ms on one",
+    "and 26.3 to 27.8 on the other; two hours later both took 27.9. The 1-thread median, every speedup's",
+    "numerator, then lands on either core, so one implementation's speedup moves by up to 1.35x from run to",
+    "run, the ceiling's included. Hence each core's time alone under the tables natively and in Node, and the",
+    "pool's time at 2 threads against the best the cores could do together at their measured speeds.",
   ],
   "filter-native": [
     "wasm against native: measured on 2026-12-03, one pass over half the picture takes wasm 1.0 to 1.4x the",
