@@ -1,7 +1,7 @@
 // wsync_filter_bench: the demo's image filter (examples/filter) at 1 .. 2x
-// the cores, with wsync's pool (threads started once, Barrier between the
-// passes, WaitGroup to finish) and with pthread_create + pthread_barrier +
-// pthread_join per run. One JSON line per point. Beside them, the machine's
+// the cores, with wsync's pool (threads started once, the caller one of the
+// k, Barrier between the passes, WaitGroup to finish) and with
+// pthread_create + pthread_barrier + pthread_join per run. One JSON line per point. Beside them, the machine's
 // own ceiling: the same blur in bands that wait for nothing
 // (wsync_filter::run_bands_alone), on 1 and on `cores` threads, which is how
 // far this host lets the arithmetic scale at that moment (bench/report.mjs

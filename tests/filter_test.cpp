@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -139,6 +140,35 @@ TEST(Filter, PoolAndPthreadsMatchTheReferenceForEveryThreadCount) {
       ASSERT_EQ(got.out, ref.out) << "pthreads: " << wsync_filter::name(p.kind) << " on " << k;
     }
   }
+}
+
+// run() does one of the k shares on the calling thread, and counts itself in
+// done() while it does: even with no worker in the job (k = 1), a start()
+// from another thread meanwhile is refused instead of taking over the job.
+TEST(Filter, RunTakesPartAndCountsTheCallerAsRunning) {
+  Images ref(512, 512), got(512, 512);
+  wsync_filter::make_sample(ref.in.data(), ref.width, ref.height);
+  got.in = ref.in;
+  const Params blur{Kind::blur, 20};
+  wsync_filter::apply(blur, ref.frame());
+  wsync_filter::Pool pool(1);
+  std::atomic<bool> finished{false};
+  std::thread caller([&] {
+    EXPECT_EQ(pool.run(blur, got.frame(), 1), "");
+    finished.store(true);
+  });
+  bool seen = false;
+  while (!finished.load() && !(seen = pool.done().count() != 0)) std::this_thread::yield();
+  Images other(8, 8);
+  if (seen) {
+    const std::string_view refused = pool.start(blur, other.frame(), 1);
+    if (refused.empty()) pool.done().wait();  // it took over: let it finish before `other` goes
+    EXPECT_EQ(refused, "a filter job is already running");
+  }
+  caller.join();
+  EXPECT_TRUE(seen) << "run(k = 1) finished without ever counting its caller in done()";
+  EXPECT_EQ(pool.done().count(), 0);
+  EXPECT_EQ(got.out, ref.out);
 }
 
 // The benchmarks' ceiling: bands that reach past their edges instead of

@@ -30,6 +30,18 @@ Pool::~Pool() {
 }
 
 std::string_view Pool::start(const Params& params, const Frame& frame, int k) noexcept {
+  return begin(params, frame, k, k);
+}
+
+std::string_view Pool::run(const Params& params, const Frame& frame, int k) noexcept {
+  if (std::string_view problem = begin(params, frame, k, k - 1); !problem.empty()) return problem;
+  take_part(job_);
+  done_.done();
+  done_.wait();
+  return "";
+}
+
+std::string_view Pool::begin(const Params& params, const Frame& frame, int k, int workers) noexcept {
   if (std::string_view problem = check(params, frame); !problem.empty()) return problem;
   if (k < 1 || k > size()) return "thread count must be 1..the pool's size";
   if (done_.count() != 0) return "a filter job is already running";
@@ -37,14 +49,8 @@ std::string_view Pool::start(const Params& params, const Frame& frame, int k) no
   for (std::atomic<int>& next : next_chunk_)
     next.store(0, std::memory_order_relaxed);  // published by the release below
   done_.add(k);
-  start_.release(k);
+  start_.release(workers);
   return "";
-}
-
-std::string_view Pool::run(const Params& params, const Frame& frame, int k) noexcept {
-  std::string_view problem = start(params, frame, k);
-  if (problem.empty()) done_.wait();
-  return problem;
 }
 
 void* Pool::worker_main(void* self) noexcept {
@@ -56,14 +62,16 @@ void Pool::work() noexcept {
   for (;;) {
     start_.acquire();
     if (stop_) return;
-    const Job job = job_;  // came with the permit
-    const int chunks = chunk_count(job.frame.height, job.threads);
-    const int n = passes(job.params.kind);
-    for (int pass = 0; pass < n; ++pass) {
-      if (pass > 0) barriers_[static_cast<size_t>(job.threads) - 1]->arrive_and_wait();
-      run_chunks(job.params, job.frame, pass, next_chunk_[pass], chunks);
-    }
+    take_part(job_);  // job_ came with the permit and stays until done_ is zero
     done_.done();
+  }
+}
+
+void Pool::take_part(const Job& job) noexcept {
+  const int chunks = chunk_count(job.frame.height, job.threads);
+  for (int pass = 0; pass < passes(job.params.kind); ++pass) {
+    if (pass > 0) barriers_[static_cast<size_t>(job.threads) - 1]->arrive_and_wait();
+    run_chunks(job.params, job.frame, pass, next_chunk_[pass], chunks);
   }
 }
 

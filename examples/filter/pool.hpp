@@ -1,25 +1,33 @@
 // wsync_filter::Pool: a pool of pthreads started once that runs filter jobs
-// on k of them, with wsync primitives only.
+// on k threads, with wsync primitives only.
 //
 //   start(params, frame, k)   (never blocks: fine on the browser main thread)
 //     job_ = {params, frame, k}; next_chunk_[*] = 0; done_.add(k); start_.release(k)
-//   each worker, forever:
-//     start_.acquire()
+//   run(params, frame, k)     (blocks: the caller is one of the k threads)
+//     the same with start_.release(k - 1); then the caller's share; done_.wait()
+//   each of the job's threads (a worker after start_.acquire()):
 //     for each pass: run_chunks(pass) (take row chunks until none is left,
 //       filter.hpp); barrier(k).arrive_and_wait() between passes
 //     done_.done()
-//   the caller: done().wait() on a thread that may block, or
+//   after start(): done().wait() on a thread that may block, or
 //     done().wait_async(cb) / JS: WaitGroup on the word at &pool.done(), waitAsync()
 //
-// Happens-before: start_.release() publishes job_ to the workers that
-// acquire its permits; each worker's done() publishes its chunks of the output
-// to whoever sees the WaitGroup reach zero; the Barrier publishes each pass
-// to the next (the barrier's promise).
+// Why run() works too: a thread that wakes two sleepers and keeps running
+// (it spins a little before it sleeps on done_) can have Linux queue both
+// on the other core, where they share it for most of the job while this
+// core idles after the spin (seen on a 2-core host at 2 threads: 22 ms
+// against 15). Woken one at a time by a caller that goes on working, the
+// one worker gets the idle core.
 //
-// One job at a time: start() while a job runs is refused ("a filter job is
-// already running"). k may be anything from 1 to size(): any k of the
-// workers take the k permits, and barrier k (one per k, built once) has
-// exactly k participants.
+// Happens-before: start_.release() publishes job_ to the workers that
+// acquire its permits; each thread's done() publishes its chunks of the
+// output to whoever sees the WaitGroup reach zero; the Barrier publishes
+// each pass to the next (the barrier's promise).
+//
+// One job at a time: start() or run() while a job runs is refused ("a
+// filter job is already running"). k may be anything from 1 to size(): any
+// k (run(): k - 1) of the workers take the permits, and barrier k (one per
+// k, built once) has exactly k participants.
 #pragma once
 
 #include <pthread.h>
@@ -49,27 +57,33 @@ class Pool {
   // it was refused (bad parameters, k out of range, a job already running).
   std::string_view start(const Params& params, const Frame& frame, int k) noexcept;
 
-  // Counts the job's unfinished workers; zero when the output is complete.
+  // Counts the job's unfinished threads; zero when the output is complete.
   wsync::WaitGroup& done() noexcept { return done_; }
 
-  // start() and wait: the whole job on a thread that may block.
+  // The whole job on `k` threads, the caller (which must be able to block)
+  // and k - 1 workers; returns once the output is complete, with "" or why
+  // the job was refused, as start().
   std::string_view run(const Params& params, const Frame& frame, int k) noexcept;
 
  private:
-  static void* worker_main(void* self) noexcept;
-  void work() noexcept;
-
   struct Job {
     Params params;
     Frame frame;
     int threads;
   };
 
+  static void* worker_main(void* self) noexcept;
+  void work() noexcept;
+  // Sets up a job on k threads and wakes `workers` of the pool's for it.
+  std::string_view begin(const Params& params, const Frame& frame, int k, int workers) noexcept;
+  // One thread's part of a job: chunks of every pass, the barrier between.
+  void take_part(const Job& job) noexcept;
+
   wsync::Semaphore start_{0};
   wsync::WaitGroup done_;
   std::vector<std::unique_ptr<wsync::Barrier<>>> barriers_;  // barriers_[k - 1]: k participants
   std::atomic<int> next_chunk_[kMaxPasses] = {};             // the next chunk of each pass to take
-  Job job_{};          // written by start() before release(), read after acquire()
+  Job job_{};          // written by begin() before release(), read after acquire()
   bool stop_ = false;  // likewise
   std::vector<pthread_t> threads_;
 };
