@@ -12,12 +12,12 @@
 //   after start(): done().wait() on a thread that may block, or
 //     done().wait_async(cb) / JS: WaitGroup on the word at &pool.done(), waitAsync()
 //
-// Why run() works too: a thread that wakes two sleepers and keeps running
-// (it spins a little before it sleeps on done_) can have Linux queue both
-// on the other core, where they share it for most of the job while this
+// Why run()'s caller takes part: a thread that wakes two sleepers and keeps
+// running (it spins a little before it sleeps on done_) can have Linux queue
+// both on the other core, where they share it for most of the job while this
 // core idles after the spin (seen on a 2-core host at 2 threads: 22 ms
-// against 15). Woken one at a time by a caller that goes on working, the
-// one worker gets the idle core.
+// against 15). When the waker goes on working instead, the one worker of a
+// 2-thread job gets the idle core, and each job wakes one thread fewer.
 //
 // Happens-before: start_.release() publishes job_ to the workers that
 // acquire its permits; each thread's done() publishes its chunks of the
