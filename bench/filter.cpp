@@ -1,8 +1,9 @@
 // wsync_filter_bench: the demo's image filter (examples/filter) at 1 .. 2x
 // the cores, with wsync's pool (threads started once, the caller one of the
 // k, Barrier between the passes, WaitGroup to finish) and with
-// pthread_create + pthread_barrier + pthread_join per run. One JSON line per point. Beside them, the machine's
-// own ceiling: the same blur in bands that wait for nothing
+// pthread_create + pthread_barrier + pthread_join per run. One JSON line per
+// point. Beside them, the machine's own ceiling: the same blur in bands that
+// wait for nothing
 // (wsync_filter::run_bands_alone), on 1 and on `cores` threads, which is how
 // far this host lets the arithmetic scale at that moment (bench/report.mjs
 // quotes it beside the filter's speedup).
@@ -19,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -41,6 +43,25 @@ void ran(std::string_view problem) {
 
 constexpr const char* kOneCore = "one core alone: one band, pinned";
 
+// A point's parameters as bench/report.mjs reads them; `core` only for one
+// core alone.
+std::string point(int threads, int side, unsigned cores, int core = -1) {
+  char text[96];
+  if (core < 0) {
+    std::snprintf(text, sizeof text, "threads=%d side=%d cores=%u", threads, side, cores);
+  } else {
+    std::snprintf(text, sizeof text, "threads=%d core=%d side=%d cores=%u", threads, core, side, cores);
+  }
+  return text;
+}
+
+// The ceiling on k threads: the bands' own time, without their start-up.
+double bands_alone_ms(const wsync_filter::Params& params, const wsync_filter::Frame& frame, int k) {
+  double ms = 0;
+  ran(wsync_filter::run_bands_alone(params, frame, k, &ms));
+  return ms;
+}
+
 // The blur on one thread, in a process its caller pinned to `core`. A wasm
 // program cannot see its affinity; natively a process that is not pinned
 // to exactly that core is refused, so no unpinned time passes for a core's.
@@ -54,17 +75,9 @@ int time_one_core(const wsync_filter::Params& params, const wsync_filter::Frame&
     return 1;
   }
 #endif
-  double ms = 0;
-  for (int w = 0; w < 4; ++w) ran(wsync_filter::run_bands_alone(params, frame, 1, &ms));  // as main() warms up
-  char params_text[80];
-  std::snprintf(params_text, sizeof params_text, "threads=1 core=%d side=%d cores=%u", core, side, cores);
-  std::vector<bench::Series> one{{kOneCore,
-                                  params_text,
-                                  [&] {
-                                    ran(wsync_filter::run_bands_alone(params, frame, 1, &ms));
-                                    return ms;
-                                  },
-                                  {}}};
+  for (int w = 0; w < 4; ++w) (void)bands_alone_ms(params, frame, 1);  // as main() warms up
+  std::vector<bench::Series> one{
+      {kOneCore, point(1, side, cores, core), [&] { return bands_alone_ms(params, frame, 1); }, {}}};
   bench::interleave(one);
   bench::emit_all(bench::platform(), "filter", "ms per run", one);
   return 0;
@@ -103,10 +116,8 @@ int main(int argc, char** argv) {
   // speedups compare runs made in the same stretch of the machine's load.
   std::vector<bench::Series> all;
   for (int k = 1; k <= most; ++k) {
-    char params_text[64];
-    std::snprintf(params_text, sizeof params_text, "threads=%d side=%d cores=%u", k, side, cores);
     all.push_back({"wsync pool",
-                   params_text,
+                   point(k, side, cores),
                    [&, k] {
                      const double start = bench::now_ms();
                      ran(pool.run(params, frame, k));
@@ -114,7 +125,7 @@ int main(int argc, char** argv) {
                    },
                    {}});
     all.push_back({"pthread_create + pthread_barrier + join",
-                   params_text,
+                   point(k, side, cores),
                    [&, k] {
                      const double start = bench::now_ms();
                      ran(wsync_filter::run_with_pthreads(params, frame, k));
@@ -125,15 +136,9 @@ int main(int argc, char** argv) {
   // The ceiling, at 1 and at `cores` threads.
   for (int k : {1, static_cast<int>(cores)}) {
     if (k == 1 && cores == 1) continue;
-    char params_text[64];
-    std::snprintf(params_text, sizeof params_text, "threads=%d side=%d cores=%u", k, side, cores);
     all.push_back({"ceiling: bands with halos, no barrier",
-                   params_text,
-                   [&, k] {
-                     double ms = 0;
-                     ran(wsync_filter::run_bands_alone(params, frame, k, &ms));
-                     return ms;
-                   },
+                   point(k, side, cores),
+                   [&, k] { return bands_alone_ms(params, frame, k); },
                    {}});
   }
 #if defined(__linux__) && !defined(__EMSCRIPTEN__)
@@ -145,17 +150,14 @@ int main(int argc, char** argv) {
       CPU_COUNT(&allowed) == static_cast<int>(cores)) {
     for (int c = 0; c < CPU_SETSIZE; ++c) {
       if (!CPU_ISSET(c, &allowed)) continue;
-      char params_text[80];
-      std::snprintf(params_text, sizeof params_text, "threads=1 core=%d side=%d cores=%u", c, side, cores);
       all.push_back({kOneCore,
-                     params_text,
+                     point(1, side, cores, c),
                      [&, c] {
                        cpu_set_t one;
                        CPU_ZERO(&one);
                        CPU_SET(c, &one);
                        if (sched_setaffinity(0, sizeof one, &one) != 0) ran("sched_setaffinity failed");
-                       double ms = 0;
-                       ran(wsync_filter::run_bands_alone(params, frame, 1, &ms));
+                       const double ms = bands_alone_ms(params, frame, 1);
                        (void)sched_setaffinity(0, sizeof allowed, &allowed);
                        return ms;
                      },
