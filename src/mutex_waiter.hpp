@@ -109,8 +109,9 @@ class MutexWaiter {
   Deadline deadline() const noexcept { return deadline_; }
 
   // The driver's report of a sleep (src/waiter.hpp): its clock readings
-  // serve the handoff bound, so that this waiter reads no clock of its own
-  // (in wasm a read is a call into JavaScript, of 0.1 to 0.4 us).
+  // serve the handoff bound, so that this waiter reads a clock of its own
+  // (in wasm a call into JavaScript) only where the driver took none at the
+  // wake, and only when a question needs the time (last_wake_ns()).
   void slept(int64_t from_ns, int64_t to_ns, bool woken) noexcept {
     if (!has_slept()) first_sleep_ns_ = from_ns | 1;  // never 0: 0 is "not yet"
     last_wake_ns_ = to_ns;
@@ -133,20 +134,26 @@ class MutexWaiter {
   bool take_handoff(uint32_t& expected) noexcept {
     const bool served = past_bound();
     if (!take(expected, served ? Mutex::kContended : Mutex::kStarving)) return false;
-    if (served) close_handoff_gate(state_, last_wake_ns_);
+    if (served) close_handoff_gate(state_, last_wake_ns());
     return true;
   }
 
   // Past the handoff bound, from the start of the first sleep to the end of
   // the last (the driver's readings: a wait that the spin ends costs none).
-  bool past_bound() const noexcept { return has_slept() && last_wake_ns_ - first_sleep_ns_ >= handoff_after_ns(); }
+  bool past_bound() noexcept { return has_slept() && last_wake_ns() - first_sleep_ns_ >= handoff_after_ns(); }
 
   // Only a waiter that can take the handoff (woken, past the bound) may ask
   // for it, and only while the lock's gate is open: with more threads than
   // cores every sleeper passes the bound, and a handoff at every unlock
   // would leave the lock idle for a wake each time.
-  bool may_ask() const noexcept {
-    return woken_ && past_bound() && handoff_gate_open(handoff_gate(state_), last_wake_ns_);
+  bool may_ask() noexcept { return woken_ && past_bound() && handoff_gate_open(handoff_gate(state_), last_wake_ns()); }
+
+  // The end of the last sleep: the driver's reading, or (kWakeNotRead) the
+  // clock's now, read once, when the first question needs it. The attempt
+  // that asks runs right after the wake, so now is the wake's time too.
+  int64_t last_wake_ns() noexcept {
+    if (last_wake_ns_ == kWakeNotRead) last_wake_ns_ = Deadline::now_ns();
+    return last_wake_ns_;
   }
 
   // A sleep on the word really began (the driver reported one, woken or
@@ -158,7 +165,7 @@ class MutexWaiter {
   bool as_contended_;
   bool woken_ = false;          // a sleep on the word ended in a wake
   int64_t first_sleep_ns_ = 0;  // steady-clock ns at which the first sleep began; 0 before it
-  int64_t last_wake_ns_ = 0;    // and at which the last one ended
+  int64_t last_wake_ns_ = 0;    // and at which the last one ended (or kWakeNotRead)
 };
 
 }  // namespace detail

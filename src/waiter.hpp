@@ -8,9 +8,12 @@
 //   Deadline deadline() const;  // may change once on_timeout() went on (CondVar's relock)
 //   void slept(int64_t from_ns, int64_t to_ns, bool woken);
 //                            // optional: a sleep ran from from_ns to to_ns
-//                            // (steady clock, the driver's readings) and was
-//                            // woken (Woke::kWoken) or timed out; a wait that
-//                            // returned at once (not-equal) is no sleep
+//                            // (steady clock, the driver's readings; to_ns
+//                            // is kWakeNotRead where the driver took no
+//                            // reading, and the waiter reads the clock if it
+//                            // needs the time) and was woken (Woke::kWoken)
+//                            // or timed out; a wait that returned at once
+//                            // (not-equal) is no sleep
 //
 // and knows nothing about how it sleeps. wait_blocking() below drives it with
 // futex_wait (pthreads, workers, Node's main thread; on the browser main
@@ -290,6 +293,11 @@ class WaitersBitWaiter {
   Released released_;
   Deadline deadline_;
 };
+
+// slept()'s to_ns where the driver read no clock at the wake (the event-loop
+// driver: in wasm a reading is a call into JavaScript, and a main-thread
+// wake that takes the lock at once needs none).
+inline constexpr int64_t kWakeNotRead = -1;
 
 // Reports a sleep to a waiter that has slept() (the Mutex's).
 template <class Waiter, class = void>
