@@ -3,10 +3,9 @@
 // k, Barrier between the passes, WaitGroup to finish) and with
 // pthread_create + pthread_barrier + pthread_join per run. One JSON line per
 // point. Beside them, the machine's own ceiling: the same blur in bands that
-// wait for nothing
-// (wsync_filter::run_bands_alone), on 1 and on `cores` threads, which is how
-// far this host lets the arithmetic scale at that moment (bench/report.mjs
-// quotes it beside the filter's speedup).
+// wait for nothing (wsync_filter::run_bands_alone), on 1 and on `cores`
+// threads, which is how far this host lets the arithmetic scale at that
+// moment (bench/report.mjs quotes it beside the filter's speedup).
 //
 // With on-core=C the process only times that blur on one thread, and its
 // caller must have pinned the whole process to core C (bench/run uses

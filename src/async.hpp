@@ -24,7 +24,7 @@ class AsyncWait {
   virtual Deadline deadline() const noexcept = 0;
   // Around each sleep: so that a waiter with slept() hears of it. The
   // sleep's start is the spin's reading; its end is left to the waiter to
-  // read if it needs it (kWakeNotRead), so the usual wake reads no clock.
+  // read if it needs it (kNoReading), so the usual wake reads no clock.
   virtual void going_to_sleep(Spinner& spin) noexcept = 0;
   virtual void back_from_sleep(Woke how) noexcept = 0;
 
@@ -43,7 +43,7 @@ class AsyncWaiter final : public AsyncWait {
   }
   void back_from_sleep(Woke how) noexcept override {
     if constexpr (HasSlept<Waiter>::value) {
-      if (how != Woke::kNotEqual) waiter_.slept(slept_at_ns_, kWakeNotRead, how == Woke::kWoken);
+      if (how != Woke::kNotEqual) waiter_.slept(slept_at_ns_, kNoReading, how == Woke::kWoken);
     }
   }
 

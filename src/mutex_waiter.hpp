@@ -148,11 +148,11 @@ class MutexWaiter {
   // would leave the lock idle for a wake each time.
   bool may_ask() noexcept { return woken_ && past_bound() && handoff_gate_open(handoff_gate(state_), last_wake_ns()); }
 
-  // The end of the last sleep: the driver's reading, or (kWakeNotRead) the
+  // The end of the last sleep: the driver's reading, or (kNoReading) the
   // clock's now, read once, when the first question needs it. The attempt
   // that asks runs right after the wake, so now is the wake's time too.
   int64_t last_wake_ns() noexcept {
-    if (last_wake_ns_ == kWakeNotRead) last_wake_ns_ = Deadline::now_ns();
+    if (last_wake_ns_ == kNoReading) last_wake_ns_ = Deadline::now_ns();
     return last_wake_ns_;
   }
 
@@ -165,7 +165,7 @@ class MutexWaiter {
   bool as_contended_;
   bool woken_ = false;          // a sleep on the word ended in a wake
   int64_t first_sleep_ns_ = 0;  // steady-clock ns at which the first sleep began; 0 before it
-  int64_t last_wake_ns_ = 0;    // and at which the last one ended (or kWakeNotRead)
+  int64_t last_wake_ns_ = 0;    // and at which the last one ended (or kNoReading)
 };
 
 }  // namespace detail

@@ -9,7 +9,7 @@
 //   void slept(int64_t from_ns, int64_t to_ns, bool woken);
 //                            // optional: a sleep ran from from_ns to to_ns
 //                            // (steady clock, the driver's readings; to_ns
-//                            // is kWakeNotRead where the driver took no
+//                            // is kNoReading where the driver took no
 //                            // reading, and the waiter reads the clock if it
 //                            // needs the time) and was woken (Woke::kWoken)
 //                            // or timed out; a wait that returned at once
@@ -43,6 +43,12 @@ namespace detail {
 
 // The most a blocking wait spins, set by wsync_set_spin_limit() (src/tuning.cpp).
 int spin_limit() noexcept;
+
+// A steady-clock reading not taken (Deadline::now_ns() is never negative):
+// a spin's before it ran out, and slept()'s to_ns where the event-loop
+// driver took none at the wake (in wasm a reading is a call into
+// JavaScript, and a main-thread wake that takes the lock needs none).
+inline constexpr int64_t kNoReading = -1;
 
 // What a waiter wants next: finished (with its result), or to sleep while
 // `*word == expected`.
@@ -236,7 +242,6 @@ class Spinner {
     return true;
   }
 
-  static constexpr int64_t kNoReading = -1;
   static inline thread_local int t_halvings_ = 0;  // learned by learn(); a new thread spins the whole limit
 
   bool timed_;                       // spin by time (the event-loop driver) or by count
@@ -293,11 +298,6 @@ class WaitersBitWaiter {
   Released released_;
   Deadline deadline_;
 };
-
-// slept()'s to_ns where the driver read no clock at the wake (the event-loop
-// driver: in wasm a reading is a call into JavaScript, and a main-thread
-// wake that takes the lock at once needs none).
-inline constexpr int64_t kWakeNotRead = -1;
 
 // Reports a sleep to a waiter that has slept() (the Mutex's).
 template <class Waiter, class = void>
