@@ -349,7 +349,10 @@ const sleepWhile = (i32, index, expected) => ({ done: false, i32, index, expecte
 // src/waiter.hpp's rule and constants: a sleep that a wake ended within
 // SHORT_SLEEP_MS doubles the next spin (up to spinLimit), a longer sleep or
 // a timeout halves it (down to 1/64 of spinLimit): the limit halved as often
-// as the recent sleeps asked, so a new limit applies at once.
+// as the recent sleeps asked, so a new limit applies at once. After
+// LONG_SLEEPS_BEFORE_PROBE long sleeps in a row at 1/64, the next spin is
+// the whole limit again, so that two agents that both sleep on every hop
+// find out whether spinning would catch each other's wake.
 const MAX_GAP = 16;
 const LOCK_HOLDER = 0;
 const RELEASE = 1;
@@ -357,7 +360,9 @@ const EVENT = 2;
 const LOCK_HOLDER_DIVISOR = 32;
 const SHORT_SLEEP_MS = 0.02;
 const MOST_HALVINGS = 6;
+const LONG_SLEEPS_BEFORE_PROBE = 32;
 let halvings = 0; // this agent's; a new agent spins the whole limit
+let longAtLeast = 0; // long sleeps in a row at MOST_HALVINGS
 let pauseSink = 0;
 const pause = () => {
   pauseSink = (pauseSink + 1) | 0; // JS has no pause instruction: a cheap step the JIT keeps
@@ -382,8 +387,15 @@ class Spinner {
   // The blocking driver's report of one sleep: how long it lasted (ms), and
   // whether a wake ended it.
   static learn(woken, sleptMs) {
-    if (woken && sleptMs < SHORT_SLEEP_MS) halvings = Math.max(0, halvings - 1);
-    else halvings = Math.min(MOST_HALVINGS, halvings + 1);
+    if (woken && sleptMs < SHORT_SLEEP_MS) {
+      longAtLeast = 0;
+      halvings = Math.max(0, halvings - 1);
+    } else if (halvings < MOST_HALVINGS) {
+      halvings += 1;
+    } else if (++longAtLeast === LONG_SLEEPS_BEFORE_PROBE) {
+      longAtLeast = 0;
+      halvings = 0;
+    }
   }
   // The event-loop driver's spin, for spinMicros. Its clock starts at the
   // first look that finds the word unchanged: a wait that a wake has

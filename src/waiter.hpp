@@ -96,9 +96,10 @@ enum class Awaited {
 // longer spin (and cost both sides a futex round trip), so the next spin is
 // twice as long, up to spin_limit(); a longer sleep, or a timeout, means the
 // spin only burned its core, so the next one is half as long, down to
-// 1/64 of spin_limit(). Two threads handing a turn back and forth
-// thus end up spinning through each other's wake-up instead of both
-// sleeping on every hop, while a thread that waits long spins little.
+// 1/64 of spin_limit(), from where a run of long sleeps tries the whole
+// limit once more (kLongSleepsBeforeProbe). Two threads handing a turn back
+// and forth thus end up spinning through each other's wake-up instead of
+// both sleeping on every hop, while a thread that waits long spins little.
 // Per thread: what a thread waited for lately (its pool's next task, a
 // partner's turn) is what it is likely to wait for next.
 class Spinner {
@@ -127,6 +128,17 @@ class Spinner {
   // (1/64 of it), so that waits that have been long still spin briefly, and
   // can learn that they became short again.
   static constexpr int kMostHalvings = 6;
+  // After this many long sleeps in a row at the least budget, the next spin
+  // is the whole limit again. Two threads handing a turn back and forth,
+  // both at the least budget, sleep on every hop, and each sleep lasts the
+  // other side's wake and then its own: where two wakes take longer than
+  // kShortSleepNs (a 3.1.6 build in Node: 13 to 15 us each), no sleep is
+  // short and neither thread would spin longer again. The whole spin
+  // catches the other side's reply after one wake; the other side's
+  // sleeps, now one wake long, are short, and it learns to spin too. A
+  // thread whose waits are long spends one whole spin, and the halvings
+  // back down, per this many sleeps.
+  static constexpr int kLongSleepsBeforeProbe = 32;
   // A Mutex's waiter spins this fraction of the budget (rounded up): about
   // 0.6 us in V8 at the wasm limit, 4 pauses (then the yields) natively.
   // Longer, its loads kept running holders waiting for their line, and the
@@ -151,9 +163,13 @@ class Spinner {
   // whether a wake ended it (not its deadline). Sets the next spin's budget.
   static void learn(bool woken, int64_t slept_ns) noexcept {
     if (woken && slept_ns < kShortSleepNs) {
+      t_long_at_least_ = 0;
       if (t_halvings_ > 0) --t_halvings_;
     } else if (t_halvings_ < kMostHalvings) {
       ++t_halvings_;
+    } else if (++t_long_at_least_ == kLongSleepsBeforeProbe) {
+      t_long_at_least_ = 0;
+      t_halvings_ = 0;
     }
   }
 
@@ -242,7 +258,8 @@ class Spinner {
     return true;
   }
 
-  static inline thread_local int t_halvings_ = 0;  // learned by learn(); a new thread spins the whole limit
+  static inline thread_local int t_halvings_ = 0;       // learned by learn(); a new thread spins the whole limit
+  static inline thread_local int t_long_at_least_ = 0;  // long sleeps in a row at kMostHalvings
 
   bool timed_;                       // spin by time (the event-loop driver) or by count
   int limit_;                        // pauses per call, when counted

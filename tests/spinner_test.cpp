@@ -145,6 +145,36 @@ TEST(SpinnerLearning, LongSleepsHalveTheBudgetDownToASixtyFourthAndShortOnesDoub
   });
 }
 
+TEST(SpinnerLearning, ARunOfLongSleepsAtTheLeastBudgetTriesTheWholeLimitOnce) {
+  SpinLimit limit(6400);
+  on_fresh_thread([] {
+    for (int i = 0; i < Spinner::kMostHalvings; ++i) Spinner::learn(true, kLong);
+    for (int i = 1; i < Spinner::kLongSleepsBeforeProbe; ++i) {
+      Spinner::learn(true, kLong);
+      ASSERT_EQ(Spinner::budget(), 100) << "long sleep " << i << " at the least budget";
+    }
+    Spinner::learn(false, kLong);
+    EXPECT_EQ(Spinner::budget(), 6400) << "two threads that both sleep on every hop must find out whether a spin "
+                                          "would catch the other's wake";
+    Spinner::learn(true, kLong);
+    EXPECT_EQ(Spinner::budget(), 3200) << "a probe that did not pay is halved away again";
+  });
+}
+
+TEST(SpinnerLearning, AShortSleepStartsTheRunOfLongOnesAgain) {
+  SpinLimit limit(6400);
+  on_fresh_thread([] {
+    for (int i = 0; i < Spinner::kMostHalvings; ++i) Spinner::learn(true, kLong);
+    for (int i = 1; i < Spinner::kLongSleepsBeforeProbe; ++i) Spinner::learn(true, kLong);
+    Spinner::learn(true, kShort);
+    Spinner::learn(true, kLong);  // back at the least budget
+    for (int i = 1; i < Spinner::kLongSleepsBeforeProbe; ++i) Spinner::learn(true, kLong);
+    EXPECT_EQ(Spinner::budget(), 100) << "the short sleep broke the run: it starts again from none";
+    Spinner::learn(true, kLong);
+    EXPECT_EQ(Spinner::budget(), 6400);
+  });
+}
+
 TEST(SpinnerLearning, ATimeoutCountsAsALongSleepHoweverShort) {
   SpinLimit limit(6400);
   on_fresh_thread([] {
