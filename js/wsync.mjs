@@ -361,15 +361,14 @@ const LOCK_HOLDER_DIVISOR = 32;
 const SHORT_SLEEP_MS = 0.02;
 const MOST_HALVINGS = 6;
 const LONG_SLEEPS_BEFORE_PROBE = 32;
-let halvings = 0; // this agent's; a new agent spins the whole limit
-let longAtLeast = 0; // long sleeps in a row at MOST_HALVINGS
+let halvings = 0; // this agent's; a new agent spins the whole limit; past MOST_HALVINGS, the long sleeps there
 let pauseSink = 0;
 const pause = () => {
   pauseSink = (pauseSink + 1) | 0; // JS has no pause instruction: a cheap step the JIT keeps
 };
 
 const budget = () => {
-  const share = Math.floor(options.spinLimit / 2 ** halvings);
+  const share = Math.floor(options.spinLimit / 2 ** Math.min(halvings, MOST_HALVINGS));
   return share > 0 || options.spinLimit === 0 ? share : 1;
 };
 
@@ -387,15 +386,8 @@ class Spinner {
   // The blocking driver's report of one sleep: how long it lasted (ms), and
   // whether a wake ended it.
   static learn(woken, sleptMs) {
-    if (woken && sleptMs < SHORT_SLEEP_MS) {
-      longAtLeast = 0;
-      halvings = Math.max(0, halvings - 1);
-    } else if (halvings < MOST_HALVINGS) {
-      halvings += 1;
-    } else if (++longAtLeast === LONG_SLEEPS_BEFORE_PROBE) {
-      longAtLeast = 0;
-      halvings = 0;
-    }
+    if (woken && sleptMs < SHORT_SLEEP_MS) halvings = Math.max(0, Math.min(halvings, MOST_HALVINGS) - 1);
+    else if (++halvings === MOST_HALVINGS + LONG_SLEEPS_BEFORE_PROBE) halvings = 0;
   }
   // The event-loop driver's spin, for spinMicros. Its clock starts at the
   // first look that finds the word unchanged: a wait that a wake has

@@ -28,6 +28,7 @@
 // therefore never swallows a wake meant for another agent.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #ifndef __EMSCRIPTEN__
 #include <sched.h>
@@ -155,7 +156,7 @@ class Spinner {
   // at once), and at least 1 pause while the limit is not 0.
   static int budget() noexcept {
     const int limit = spin_limit();
-    const int share = limit >> t_halvings_;
+    const int share = limit >> std::min(t_halvings_, kMostHalvings);
     return share > 0 || limit == 0 ? share : 1;
   }
 
@@ -163,12 +164,8 @@ class Spinner {
   // whether a wake ended it (not its deadline). Sets the next spin's budget.
   static void learn(bool woken, int64_t slept_ns) noexcept {
     if (woken && slept_ns < kShortSleepNs) {
-      t_long_at_least_ = 0;
-      if (t_halvings_ > 0) --t_halvings_;
-    } else if (t_halvings_ < kMostHalvings) {
-      ++t_halvings_;
-    } else if (++t_long_at_least_ == kLongSleepsBeforeProbe) {
-      t_long_at_least_ = 0;
+      t_halvings_ = std::max(0, std::min(t_halvings_, kMostHalvings) - 1);
+    } else if (++t_halvings_ == kMostHalvings + kLongSleepsBeforeProbe) {
       t_halvings_ = 0;
     }
   }
@@ -258,8 +255,9 @@ class Spinner {
     return true;
   }
 
-  static inline thread_local int t_halvings_ = 0;       // learned by learn(); a new thread spins the whole limit
-  static inline thread_local int t_long_at_least_ = 0;  // long sleeps in a row at kMostHalvings
+  // Learned by learn(); a new thread spins the whole limit. Past
+  // kMostHalvings it counts the long sleeps in a row at the least budget.
+  static inline thread_local int t_halvings_ = 0;
 
   bool timed_;                       // spin by time (the event-loop driver) or by count
   int limit_;                        // pauses per call, when counted
