@@ -58,9 +58,9 @@ const COMPLETE = 3; // f returned
 
 const options = {
   // The most a blocking wait spins before it sleeps, in pauses (C:
-  // wsync_set_spin_limit; 32768 in wasm, where a pause is as cheap as here).
+  // wsync_set_spin_limit; 65536 in wasm, where a pause is as cheap as here).
   // Each agent learns its budget below it (Spinner).
-  spinLimit: 32768,
+  spinLimit: 65536,
   // Time the async forms spin before they await, in microseconds.
   spinMicros: 50,
   // How long a Mutex waiter sleeps before it asks the next unlock to hand it

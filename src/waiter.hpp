@@ -108,11 +108,12 @@ class Spinner {
   // The default of wsync_set_spin_limit(), in pauses. Natively a pause is
   // the pause instruction (about 20 ns on the benchmark machine), and 100
   // of them are followed by yields; wasm has neither, so a pause is a read
-  // of a local, and 32768 of them take about 20 us in V8 there: a little
-  // longer than a futex sleep and wake cost each side. How the figures were
-  // chosen: docs/how-it-works.md.
+  // of a local, and 65536 of them take about 40 us in V8 there: two futex
+  // wakes in Node on the benchmark machine (13 to 15 us each), so that the
+  // whole spin catches a reply that costs the other side a wake, with room
+  // to spare. How the figures were chosen: docs/how-it-works.md.
 #ifdef __EMSCRIPTEN__
-  static constexpr int kSpinLimit = 32768;
+  static constexpr int kSpinLimit = 65536;
   static constexpr int kEventDivisor = 1;  // no yield to fall back on: spin the whole budget
 #else
   static constexpr int kSpinLimit = 100;

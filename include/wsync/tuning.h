@@ -11,8 +11,8 @@ extern "C" {
 
 /* The most a blocking waiter (a pthread, a worker, Node's main thread)
  * spins on its word before it sleeps on the futex, in pauses: 100 natively
- * (then a few yields), 32768 in wasm, where a pause is a read of a local
- * (about 20 us in V8 on the benchmark machine); 0 sleeps at once. Each
+ * (then a few yields), 65536 in wasm, where a pause is a read of a local
+ * (about 40 us in V8 on the benchmark machine); 0 sleeps at once. Each
  * thread learns its own spin below this from how soon its recent sleeps
  * were woken, and a Mutex's lock() spins a thirty-second of that
  * (docs/how-it-works.md). A negative value is ignored. Returns
