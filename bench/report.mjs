@@ -350,7 +350,7 @@ for (const pl of wasmPlatforms) {
   );
 }
 say(
-  "The spin columns show the effect of the blocking spin limit (`wsync_set_spin_limit`: 0, and 10 times the default of 100 pauses natively, 65536 in wasm; each thread learns its spin below the limit). The CPU column is the whole process's CPU time per acquisition (us), wsync's and then each baseline's in the order of the table; in the browser it cannot be read. The target counts wsync ahead of a baseline where it is faster, or within 1.5x of its time using less CPU (issue 20).",
+  "The spin columns show the effect of the blocking spin limit (`wsync_set_spin_limit`: 0, and 10 times its default, docs/api.md; each thread learns its spin below the limit). The CPU column is the whole process's CPU time per acquisition (us), wsync's and then each baseline's in the order of the table; in the browser it cannot be read. The target counts wsync ahead of a baseline where it is faster, or within 1.5x of its time using less CPU (issue 20).",
   "",
 );
 
