@@ -8,21 +8,24 @@ mergeInto(LibraryManager.library, {
   // most `timeoutMs` (Infinity: no limit), without blocking this thread, then
   // calls onDone(result) from the event loop (never synchronously), result
   // as wait32's: 0 woken, 1 the word already differed, 2 timed out (no wake
-  // consumed). The sleep is wsync.mjs's (Atomics.waitAsync, or a setTimeout
-  // poll where the engine lacks it), which wsync_pre.js (made from
-  // js/wsync_pre.js.in) carries. Keeps the runtime alive while pending.
+  // consumed; the engine's timer may fire a hair early, and the C++ callers
+  // wait again then). The sleep is wsync.mjs's waitThen (Atomics.waitAsync,
+  // or a setTimeout poll where the engine lacks it), which wsync_pre.js
+  // (made from js/wsync_pre.js.in) carries. Keeps the runtime alive while
+  // pending. A wake runs cold, so each layer here costs (js/wsync.mjs).
   $wsyncWaitAsync__deps: ['$runtimeKeepalivePush', '$runtimeKeepalivePop'],
   $wsyncWaitAsync: function(index, expected, timeoutMs, onDone) {
-    var codes = { 'ok': 0, 'not-equal': 1, 'timed-out': 2 };
     runtimeKeepalivePush();
-    wsyncShared.sleepThen(HEAP32, index, expected, performance.now() + timeoutMs, function(result) {
+    wsyncShared.waitThen(HEAP32, index, expected, timeoutMs, function(value) {
       runtimeKeepalivePop();
-      onDone(codes[result]);
+      onDone(value === 'ok' ? 0 : value === 'not-equal' ? 1 : 2);
     });
   },
 
   // The async C API's sleep: wsyncWaitAsync on the word at `addr`, then the
-  // C function cb(arg, result) on the event loop.
+  // C function cb(arg, result) on the event loop, as Emscripten calls every
+  // callback of its event loop (an exit() or an exception inside is handled
+  // as there).
   wsync_js_wait_async__deps: ['$wsyncSettleStaleMailboxWaiters', '$wsyncWaitAsync', '$callUserCallback'],
   wsync_js_wait_async__sig: 'viidii',
   wsync_js_wait_async: function(addr, expected, timeoutMs, cb, arg) {

@@ -256,30 +256,40 @@ const now = () => performance.now();
 const needsKeepAlive =
   typeof process === "object" && process !== null && !!process.versions && typeof process.versions.node === "string";
 
-// Sleeps while i32[index] === expected, until `deadline` (performance.now()
-// ms), then calls onDone('ok' (woken), 'not-equal' or 'timed-out' (only once
-// the deadline passed)), always from a later job. A woken wait runs onDone
-// straight from the engine's promise, with no job of its own in between:
-// on a Firefox main thread just woken from idle, an async function's jobs
-// there took 26 us, as much as the rest of a wake's own work.
+// Sleeps while i32[index] === expected, for at most `timeoutMs` (Infinity:
+// no limit), then calls onDone with Atomics.waitAsync's result: 'ok'
+// (woken), 'not-equal' or 'timed-out' (which the engine's timer may report
+// a hair early), always from a later job. A woken wait runs onDone as the
+// engine's promise reaction itself: a main thread just woken from idle runs
+// every function between the wake and the caller cold, at microseconds
+// each (docs/how-it-works.md, "The browser main thread"). The wasm glue
+// uses it as it is: its C++ callers loop on early timeouts themselves.
+function waitThen(i32, index, expected, timeoutMs, onDone) {
+  if (typeof Atomics.waitAsync !== "function") {
+    return void pollAsync(i32, index, expected, now() + timeoutMs).then(onDone);
+  }
+  const result = Atomics.waitAsync(i32, index, expected, timeoutMs);
+  if (!result.async) return void Promise.resolve(result.value).then(onDone);
+  if (!needsKeepAlive) return void result.value.then(onDone);
+  // Held until the wait settles (not sized to the timeout: the engine's
+  // timer may fire after ours would, leaving nothing to keep Node up).
+  const keepAlive = setInterval(() => {}, 2 ** 30);
+  result.value.then((value) => {
+    clearInterval(keepAlive);
+    onDone(value);
+  });
+}
+
+// As waitThen, until `deadline` (performance.now() ms): 'timed-out' only
+// once the deadline passed (a timeout consumed no wake, so a timer that
+// fired early simply waits the rest).
 function sleepThen(i32, index, expected, deadline, onDone) {
   const remaining = deadline - now();
   if (remaining <= 0) return void Promise.resolve("timed-out").then(onDone);
-  if (typeof Atomics.waitAsync !== "function") return void pollAsync(i32, index, expected, deadline).then(onDone);
-  const result = Atomics.waitAsync(i32, index, expected, remaining);
-  // Held until the wait settles (not sized to `remaining`: the engine's
-  // timeout may fire after ours would, leaving nothing to keep Node up).
-  const keepAlive = result.async && needsKeepAlive ? setInterval(() => {}, 2 ** 30) : undefined;
-  const settled = (value) => {
-    if (keepAlive !== undefined) clearInterval(keepAlive);
-    // The engine's timer can fire a hair before performance.now() reaches
-    // the deadline; a timeout consumed no wake, so simply wait the rest.
+  waitThen(i32, index, expected, remaining, (value) => {
     if (value === "timed-out") sleepThen(i32, index, expected, deadline, onDone);
     else onDone(value);
-  };
-  // Settled at once ('not-equal'), the result still comes from a later job.
-  if (result.async) result.value.then(settled);
-  else Promise.resolve(result.value).then(settled);
+  });
 }
 
 // The same as a promise.
