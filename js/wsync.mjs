@@ -280,6 +280,20 @@ function waitThen(i32, index, expected, timeoutMs, onDone) {
   });
 }
 
+// Fallback where Atomics.waitAsync is missing: poll with setTimeout, backing
+// off from 0 to 8 ms. It never registers as a waiter, so it can swallow no
+// wake; a change it sees is reported as 'ok', a wake.
+async function pollAsync(i32, index, expected, deadline) {
+  for (let delay = 0; ; delay = Math.min(8, delay * 2 || 0.25)) {
+    if (Atomics.load(i32, index) !== expected) return "ok";
+    const remaining = deadline - now();
+    if (remaining <= 0) return "timed-out";
+    await new Promise((resolve) => setTimeout(resolve, Math.min(delay, remaining)));
+  }
+}
+
+// </shared>
+
 // As waitThen, until `deadline` (performance.now() ms): 'timed-out' only
 // once the deadline passed (a timeout consumed no wake, so a timer that
 // fired early simply waits the rest).
@@ -295,20 +309,6 @@ function sleepThen(i32, index, expected, deadline, onDone) {
 // The same as a promise.
 const sleepAsync = (i32, index, expected, deadline) =>
   new Promise((resolve) => sleepThen(i32, index, expected, deadline, resolve));
-
-// Fallback where Atomics.waitAsync is missing: poll with setTimeout, backing
-// off from 0 to 8 ms. It never registers as a waiter, so it can swallow no
-// wake; a change it sees is reported as 'ok', a wake.
-async function pollAsync(i32, index, expected, deadline) {
-  for (let delay = 0; ; delay = Math.min(8, delay * 2 || 0.25)) {
-    if (Atomics.load(i32, index) !== expected) return "ok";
-    const remaining = deadline - now();
-    if (remaining <= 0) return "timed-out";
-    await new Promise((resolve) => setTimeout(resolve, Math.min(delay, remaining)));
-  }
-}
-
-// </shared>
 
 // Whether this agent may block in Atomics.wait: asked once, of the engine
 // itself (it throws on the browser main thread, returns elsewhere).
