@@ -12,8 +12,8 @@ mergeInto(LibraryManager.library, {
   // wait again then). The sleep is wsync.mjs's waitThen (Atomics.waitAsync,
   // or a setTimeout poll where the engine lacks it), which wsync_pre.js
   // (made from js/wsync_pre.js.in) carries. Keeps the runtime alive while
-  // pending. One closure between the engine's promise and the caller: a
-  // wake runs it cold (js/wsync.mjs, waitThen).
+  // pending. Nothing else runs between the engine's promise and onDone: a
+  // wake runs every layer cold (js/wsync.mjs, waitThen).
   $wsyncWaitAsync__deps: ['$runtimeKeepalivePush', '$runtimeKeepalivePop'],
   $wsyncWaitAsync: function(index, expected, timeoutMs, onDone) {
     runtimeKeepalivePush();
