@@ -143,6 +143,22 @@ mergeInto(LibraryManager.library, {
   },
 #endif
 
+  // wsync's clock (Deadline::now_ns in wsync/detail/futex.hpp), in ms: this
+  // thread's performance.now(), monotonic in every engine, on an origin
+  // shared by every thread: performance.timeOrigin, read once, when this
+  // thread's copy of the program's JavaScript loaded. Not Emscripten's
+  // emscripten_get_now (steady_clock), which reads timeOrigin at each call:
+  // WebKit computes timeOrigin from the wall clock each time it is read, so
+  // a step of the wall clock moves that sum, and a wait timed on it ends
+  // early by the step (docs/toolchains.md). (The guard: an AudioWorklet's
+  // scope has no performance, and this line runs wherever the program loads.)
+  $wsyncTimeOrigin: '=typeof performance == "object" ? performance.timeOrigin : 0',
+  wsync_js_now__sig: 'd',
+  wsync_js_now__deps: ['$wsyncTimeOrigin', '$wsyncSettleStaleMailboxWaiters'],
+  wsync_js_now: function() {
+    return performance.now() + wsyncTimeOrigin;
+  },
+
   // One warning line on the console (the browser main thread's misuse note).
   wsync_js_warn__sig: 'vi',
   wsync_js_warn__deps: ['$wsyncSettleStaleMailboxWaiters'],

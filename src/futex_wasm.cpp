@@ -48,6 +48,9 @@ int wait32(const std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout
   return __builtin_wasm_memory_atomic_wait32(reinterpret_cast<int*>(address), static_cast<int>(expected), timeout_ns);
 }
 
+// The deadlines' clock, in ms.
+double now_ms() { return static_cast<double>(Deadline::now_ns()) / 1e6; }
+
 double remaining_ms(Deadline deadline) {
   return deadline.is_never() ? INFINITY : static_cast<double>(deadline.remaining_ns()) / 1e6;
 }
@@ -68,7 +71,7 @@ void report_blocked_main_thread(double threshold_ms) {
 // (the spin, and the poll where it cannot suspend) never queues on the
 // word, so a change it sees counts as a wake.
 Woke wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected, Deadline deadline) {
-  const double start = emscripten_get_now();
+  const double start = now_ms();
   const double spin_end = start + main_thread_spin_us() / 1000;
   const double warn_ms = main_thread_warn_ms();
   bool spinning = true;
@@ -80,7 +83,7 @@ Woke wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected,
     // load or RMW after we return does the acquiring.
     if (word.load(std::memory_order_relaxed) != expected) return Woke::kWoken;
     if (deadline.remaining_ns() == 0) return Woke::kTimedOut;
-    const double now = emscripten_get_now();
+    const double now = now_ms();
     if (spinning) {
       if (now < spin_end) continue;
       spinning = false;

@@ -11,6 +11,10 @@
 #include <cstdio>
 #include <thread>
 
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#endif
+
 #include "test_util.hpp"
 #include "wsync/wsync.h"
 #include "wsync/wsync.hpp"
@@ -328,11 +332,11 @@ TYPED_TEST(Timeouts, AWaitThatTimesOutAsItIsReleasedReportsWhatHappened) {
   std::printf("%s: %d of %d raced waits succeeded\n", TypeParam::kName, succeeded, kRounds);
 }
 
-// Deadlines are points on steady_clock, and the waits read that clock their
-// own way (in wasm, emscripten_get_now() directly, as Emscripten's
-// clock_gettime does): each reading lies between two of steady_clock's, so
-// is equal to them where they are equal (readings a few ns apart are, more
-// often than not, in this clock's steps).
+#ifndef __EMSCRIPTEN__
+// Natively, deadlines are points on steady_clock, and the waits read that
+// clock their own way (Deadline::now_ns): each reading lies between two of
+// steady_clock's, so is equal to them where they are equal (readings a few
+// ns apart are, more often than not, in this clock's steps).
 TEST(DeadlineClock, ReadsSteadyClock) {
   using std::chrono::nanoseconds;
   int equal_brackets = 0;
@@ -346,6 +350,58 @@ TEST(DeadlineClock, ReadsSteadyClock) {
   }
   std::printf("%d of 10000 readings fell between two equal steady_clock readings\n", equal_brackets);
 }
+#else
+// Sets this thread's performance.timeOrigin `ms` ahead of the engine's, as
+// a step of the wall clock moves WebKit's (it computes timeOrigin from the
+// wall clock at each read); 0 gives the engine's back.
+// clang-format off
+EM_JS(void, shift_time_origin, (double ms), {
+  delete performance.timeOrigin;
+  if (ms === 0) return;
+  const origin = performance.timeOrigin + ms;
+  Object.defineProperty(performance, "timeOrigin", {configurable: true, get: () => origin});
+});
+// clang-format on
+EM_JS(double, performance_now, (), { return performance.now(); });
+
+// In wasm, deadlines are on this thread's performance.now() (monotonic in
+// every engine), on the origin read when the thread started: a step of
+// timeOrigin moves neither the clock nor a wait's length. (Emscripten
+// 6.0.5's steady_clock is timeOrigin + performance.now(), read anew each
+// time, so it jumps with the step; 3.1.6's is performance.now() or Node's
+// hrtime.)
+TEST(DeadlineClock, IsPerformanceNowAndIgnoresATimeOriginStep) {
+  using std::chrono::duration_cast;
+  using std::chrono::milliseconds;
+  using wsync::detail::Deadline;
+  const int64_t before = Deadline::now_ns();
+  const auto steady_before = Clock::now();
+  shift_time_origin(1000);
+  const int64_t after = Deadline::now_ns();
+  const auto steady_after = Clock::now();
+  std::printf("a 1000 ms step of timeOrigin moved steady_clock %lld ms, wsync's clock %lld ns\n",
+              static_cast<long long>(duration_cast<milliseconds>(steady_after - steady_before).count()),
+              static_cast<long long>(after - before));
+  EXPECT_GE(after, before);
+  EXPECT_LT(after - before, 100'000'000) << "wsync's clock jumped with timeOrigin";
+
+  // Timeouts after the step: a relative one lasts its length on
+  // performance.now(); one on steady_clock ends once steady_clock (stepped
+  // or not) reaches it, without waiting the step out.
+  wsync::WaitGroup wg;
+  wg.add(1);
+  double start = performance_now();
+  EXPECT_FALSE(wg.wait_for(50ms));
+  EXPECT_GE(performance_now() - start, 50.0);
+  const auto until = Clock::now() + 50ms;
+  start = performance_now();
+  EXPECT_FALSE(wg.wait_until(until));
+  EXPECT_GE(Clock::now(), until);
+  EXPECT_LT(performance_now() - start, 900.0) << "the wait counted the step";
+  shift_time_origin(0);
+  wg.done();
+}
+#endif
 
 #if GTEST_HAS_DEATH_TEST
 TYPED_TEST(Timeouts, NaNIsMisuse) {

@@ -335,6 +335,9 @@ test("the abort option turns the warning into an abort with the same message", a
   await page.close();
 });
 
+// Each wait's timeout is measured on the page's performance.now(); 50 ms
+// into the wait, performance.timeOrigin steps 100 ms ahead, as a step of the
+// wall clock moves WebKit's: the wait still lasts its whole timeout.
 test("timeouts on the main thread: async, Asyncify, JSPI and spinning waits give up, never early", async () => {
   for (const [build, names] of [
     ["plain", ["lock_async", "wait_async", "lock_spin", "wait_spin"]],
@@ -343,7 +346,8 @@ test("timeouts on the main thread: async, Asyncify, JSPI and spinning waits give
     const { page, pageErrors } = await load(build);
     await page.evaluate(() => Module._mt_set_warn_ms(Infinity));
     for (const name of names) {
-      const r = await scenario(page, name, { holdMs: 600, timeoutMs: 150 });
+      const timeOriginStep = { afterMs: 50, byMs: 100 };
+      const r = await scenario(page, name, { holdMs: 600, timeoutMs: 150, timeOriginStep });
       assert.equal(r.ok, false, `${build} ${name} timed out`);
       assert.ok(r.elapsedMs >= 150, `${build} ${name} gave up after ${r.elapsedMs} ms`);
       assert.ok(r.elapsedMs < 600, `${build} ${name} did not wait for the holder`);

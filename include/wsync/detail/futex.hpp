@@ -10,9 +10,9 @@
 //     (src/futex_linux.cpp), so the same algorithms run natively, under
 //     ThreadSanitizer, and against native baselines.
 //
-// Deadlines are absolute points on std::chrono::steady_clock (on Emscripten
-// that is performance.now()), so a wait that is woken spuriously and goes
-// back to sleep never extends its total timeout.
+// Deadlines are absolute points on a monotonic clock (Deadline::now_ns),
+// so a wait that is woken spuriously and goes back to sleep never extends
+// its total timeout.
 #pragma once
 
 #include <atomic>
@@ -24,7 +24,7 @@
 #ifdef __EMSCRIPTEN__
 #include <cmath>
 
-extern "C" double emscripten_get_now(void);  // <emscripten/emscripten.h>
+extern "C" double wsync_js_now(void);  // js/library_wsync.js
 #endif
 
 namespace wsync {
@@ -38,7 +38,7 @@ struct Access;
 // calls abort(). Every message starts with "wsync: " and is tested verbatim.
 [[noreturn]] void fatal(const char* message) noexcept;
 
-// An absolute deadline in nanoseconds on std::chrono::steady_clock's epoch.
+// An absolute deadline in nanoseconds on now_ns()'s clock.
 // kNever means "wait forever". Conversions saturate: a timeout too large to
 // represent (about 285 years, or infinite) becomes kNever, a negative or
 // zero one is already expired. A NaN timeout (a floating-point duration or
@@ -49,15 +49,17 @@ class Deadline {
 
   static constexpr Deadline never() noexcept { return Deadline(kNever); }
 
-  // Monotonic now, in the deadline's unit: steady_clock::now().
+  // Monotonic now, in ns. Natively steady_clock::now(). In wasm, this
+  // thread's performance.now() on an origin every thread shares (the Mutex's
+  // handoff gate compares readings of different threads), read with one
+  // call into JavaScript (js/library_wsync.js). Not steady_clock there:
+  // Emscripten's can move with the wall clock (WebKit), and reading it goes
+  // through WASI, which passes the time as a BigInt (on a cold main thread,
+  // just woken, that path took about 15 us). A steady_clock time point is
+  // mapped onto this clock like any other clock's (at(), below).
   static int64_t now_ns() noexcept {
 #ifdef __EMSCRIPTEN__
-    // The very value Emscripten's clock_gettime(CLOCK_MONOTONIC) gives
-    // steady_clock (its clock_time_get: Math.round(now * 1000 * 1000) of
-    // this same emscripten_get_now), read with one call into JavaScript
-    // instead of going through WASI's, which passes the time as a BigInt
-    // (on a cold main thread, just woken, that path took about 15 us).
-    return std::llround(emscripten_get_now() * 1000 * 1000);
+    return std::llround(wsync_js_now() * 1000 * 1000);
 #else
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
@@ -72,14 +74,16 @@ class Deadline {
     return after_ns_double(std::chrono::duration<double, std::nano>(d).count());
   }
 
-  // A time point on any clock. steady_clock is used directly; any other
-  // clock is mapped onto it once, through "now" on both clocks (as the
-  // standard library does for condition_variable::wait_until), without
-  // overflowing at the ends of its range (time_point::min() and max()).
+  // A time point on any clock. Natively, steady_clock's is used directly;
+  // any other clock's is mapped onto this one once, through "now" on both
+  // clocks (as the standard library does for condition_variable::
+  // wait_until), without overflowing at the ends of its range
+  // (time_point::min() and max()). wait_until_on_clock, below, then checks
+  // the timeout on the caller's clock.
   template <class Clock, class Dur>
   static Deadline at(const std::chrono::time_point<Clock, Dur>& tp) noexcept {
     using DoubleNs = std::chrono::duration<double, std::nano>;
-    if constexpr (std::is_same_v<Clock, std::chrono::steady_clock>) {
+    if constexpr (std::is_same_v<Clock, std::chrono::steady_clock> && !kIsWasm) {
       const double ns = DoubleNs(tp.time_since_epoch()).count();
       if (ns != ns) fatal("wsync: timeout is NaN");
       if (!(ns < kNeverAsDouble)) return never();
@@ -107,6 +111,11 @@ class Deadline {
   }
 
  private:
+#ifdef __EMSCRIPTEN__
+  static constexpr bool kIsWasm = true;
+#else
+  static constexpr bool kIsWasm = false;
+#endif
   static constexpr double kNeverAsDouble = 9.0e18;  // below INT64_MAX, far past any uptime
 
   constexpr explicit Deadline(int64_t ns) noexcept : ns_(ns) {}
@@ -123,9 +132,9 @@ class Deadline {
 };
 
 // A wait until `t` on the caller's own clock. `wait(Deadline)` returns true
-// when done, false on timeout. The deadline is mapped onto
-// steady_clock, which can expire while Clock::now() is still short of `t`
-// (a clock that runs slow, moves in coarse steps, or is set back); the
+// when done, false on timeout. The deadline is mapped onto wsync's
+// monotonic clock, which can expire while Clock::now() is still short of
+// `t` (a clock that runs slow, moves in coarse steps, or is set back); the
 // standard reports a timeout only once Clock::now() >= t
 // ([thread.req.timing]), so each timeout is checked on Clock, and the wait
 // goes on for what that clock says is left.
