@@ -40,7 +40,9 @@ struct Access;
 
 // An absolute deadline in nanoseconds on now_ns()'s clock.
 // kNever means "wait forever". Conversions saturate: a timeout too large to
-// represent (about 285 years, or infinite) becomes kNever, a negative or
+// represent (past about 285 years less now_ns(): natively steady_clock
+// counts from boot; in wasm the clock counts from 1970, which leaves about
+// 228; or infinite) becomes kNever, a negative or
 // zero one is already expired. A NaN timeout (a floating-point duration or
 // time point) is misuse: "wsync: timeout is NaN", as in C.
 class Deadline {
