@@ -144,14 +144,11 @@ mergeInto(LibraryManager.library, {
 #endif
 
   // wsync's clock (Deadline::now_ns in wsync/detail/futex.hpp), in ms: this
-  // thread's performance.now(), monotonic in every engine, on an origin
-  // shared by every thread: performance.timeOrigin, read once, when this
-  // thread's copy of the program's JavaScript loaded. Not Emscripten's
-  // emscripten_get_now (steady_clock), which reads timeOrigin at each call:
-  // WebKit computes timeOrigin from the wall clock each time it is read, so
-  // a step of the wall clock moves that sum, and a wait timed on it ends
-  // early by the step (docs/toolchains.md). (The guard: an AudioWorklet's
-  // scope has no performance, and this line runs wherever the program loads.)
+  // thread's performance.now() on an origin every thread shares,
+  // performance.timeOrigin read once as this thread's JavaScript loads. Not
+  // emscripten_get_now(), which reads timeOrigin at each call, and WebKit's
+  // follows the wall clock (docs/toolchains.md). The guard: an AudioWorklet's
+  // scope has no performance, and this line runs wherever the program loads.
   $wsyncTimeOrigin: '=typeof performance == "object" ? performance.timeOrigin : 0',
   wsync_js_now__sig: 'd',
   wsync_js_now__deps: ['$wsyncTimeOrigin', '$wsyncSettleStaleMailboxWaiters'],

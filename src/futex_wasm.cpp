@@ -48,9 +48,6 @@ int wait32(const std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout
   return __builtin_wasm_memory_atomic_wait32(reinterpret_cast<int*>(address), static_cast<int>(expected), timeout_ns);
 }
 
-// The deadlines' clock, in ms.
-double now_ms() { return static_cast<double>(Deadline::now_ns()) / 1e6; }
-
 double remaining_ms(Deadline deadline) {
   return deadline.is_never() ? INFINITY : static_cast<double>(deadline.remaining_ns()) / 1e6;
 }
@@ -71,8 +68,8 @@ void report_blocked_main_thread(double threshold_ms) {
 // (the spin, and the poll where it cannot suspend) never queues on the
 // word, so a change it sees counts as a wake.
 Woke wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected, Deadline deadline) {
-  const double start = now_ms();
-  const double spin_end = start + main_thread_spin_us() / 1000;
+  const int64_t start = Deadline::now_ns();
+  const double spin_end = static_cast<double>(start) + main_thread_spin_us() * 1e3;
   const double warn_ms = main_thread_warn_ms();
   bool spinning = true;
   bool warned = false;
@@ -82,10 +79,12 @@ Woke wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected,
     // Relaxed: a hint, as the word check inside wait32; the caller's own
     // load or RMW after we return does the acquiring.
     if (word.load(std::memory_order_relaxed) != expected) return Woke::kWoken;
-    if (deadline.remaining_ns() == 0) return Woke::kTimedOut;
-    const double now = now_ms();
+    // One reading a round, for the deadline, the spin and the warning (a
+    // never deadline's ns() is INT64_MAX, which no reading reaches).
+    const int64_t now = Deadline::now_ns();
+    if (now >= deadline.ns()) return Woke::kTimedOut;
     if (spinning) {
-      if (now < spin_end) continue;
+      if (static_cast<double>(now) < spin_end) continue;
       spinning = false;
       if (wsync_js_can_suspend()) {
         // This stack leaves for the event loop (Asyncify unwinds it, JSPI
@@ -97,7 +96,7 @@ Woke wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected,
         return deadline.remaining_ns() == 0 ? Woke::kTimedOut : Woke::kNotEqual;
       }
     }
-    if (!warned && now - start >= warn_ms) {
+    if (!warned && static_cast<double>(now - start) >= warn_ms * 1e6) {
       warned = true;
       report_blocked_main_thread(warn_ms);
     }

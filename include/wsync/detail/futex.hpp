@@ -85,7 +85,7 @@ class Deadline {
   template <class Clock, class Dur>
   static Deadline at(const std::chrono::time_point<Clock, Dur>& tp) noexcept {
     using DoubleNs = std::chrono::duration<double, std::nano>;
-    if constexpr (std::is_same_v<Clock, std::chrono::steady_clock> && !kIsWasm) {
+    if constexpr (std::is_same_v<Clock, std::chrono::steady_clock> && kNowIsSteadyClock) {
       const double ns = DoubleNs(tp.time_since_epoch()).count();
       if (ns != ns) fatal("wsync: timeout is NaN");
       if (!(ns < kNeverAsDouble)) return never();
@@ -113,10 +113,12 @@ class Deadline {
   }
 
  private:
+  // Whether now_ns() reads steady_clock itself, so that a steady_clock
+  // time point needs no mapping: natively only.
 #ifdef __EMSCRIPTEN__
-  static constexpr bool kIsWasm = true;
+  static constexpr bool kNowIsSteadyClock = false;
 #else
-  static constexpr bool kIsWasm = false;
+  static constexpr bool kNowIsSteadyClock = true;
 #endif
   static constexpr double kNeverAsDouble = 9.0e18;  // below INT64_MAX, far past any uptime
 
