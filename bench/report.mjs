@@ -622,9 +622,8 @@ for (const cpl of browserPlatforms) {
     ...["Asyncify", "JSPI"].map((m) => [`wsync WaitGroup::wait (${m})`, `emscripten_atomic_wait_suspending (${m})`]),
   ];
   // A latency is the difference of two readings of timeOrigin + now(), about 1.8e12 ms, which a double
-  // holds to a fraction of a microsecond, and Chromium's and WebKit's clocks step by microseconds: two
-  // medians no further apart than the smallest gap between any two of the page's latencies are the
-  // same reading.
+  // holds to a fraction of a microsecond (and WebKitGTK's clock here steps by 20 us): two medians no
+  // further apart than the smallest gap between any two of the page's latencies are the same reading.
   const readings = [
     ...new Set(rows.filter((x) => x.platform === cpl && x.group === "wakelatency").flatMap((x) => x.values ?? [])),
   ].sort((p, q) => p - q);
