@@ -637,11 +637,11 @@ for (const cpl of browserPlatforms) {
       ? ` (wsync's median / theirs: ${fmt(a / b)}, 95% interval ${interval(medianRatioInterval(latencyOf(ours).values, latencyOf(theirs).values))})`
       : "";
     const gap = latencyOf(ours).median - latencyOf(theirs).median;
-    const tie =
-      gap > 0 && gap <= resolution ? `; the same reading: ${fmt(gap * 1000)} us apart, the page's finest step` : "";
+    const sameReading = gap > 0 && gap <= resolution;
+    const tie = sameReading ? `; the same reading: ${fmt(gap * 1000)} us apart, the page's finest step` : "";
     targets.push(
       verdict(
-        a <= b || tie !== "",
+        a <= b || sameReading,
         `${cpl} ${ours}: wake latency over the floor at most ${theirs}'s: ${fmt(a)}x against ${fmt(b)}x${spread}${tie}`,
         "mainthread-peers",
       ),

@@ -48,8 +48,9 @@ int wait32(const std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout
   return __builtin_wasm_memory_atomic_wait32(reinterpret_cast<int*>(address), static_cast<int>(expected), timeout_ns);
 }
 
-double remaining_ms(Deadline deadline) {
-  return deadline.is_never() ? INFINITY : static_cast<double>(deadline.remaining_ns()) / 1e6;
+// What is left of `deadline` at `now_ns` (a reading before it), in ms.
+double remaining_ms(Deadline deadline, int64_t now_ns) {
+  return deadline.is_never() ? INFINITY : static_cast<double>(deadline.ns() - now_ns) / 1e6;
 }
 
 // Once per program: the first wait that polls past the threshold says so.
@@ -79,8 +80,9 @@ Woke wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected,
     // Relaxed: a hint, as the word check inside wait32; the caller's own
     // load or RMW after we return does the acquiring.
     if (word.load(std::memory_order_relaxed) != expected) return Woke::kWoken;
-    // One reading a round, for the deadline, the spin and the warning (a
-    // never deadline's ns() is INT64_MAX, which no reading reaches).
+    // One reading a round, for the deadline, the spin, the suspension's
+    // timeout and the warning (a never deadline's ns() is INT64_MAX, which
+    // no reading reaches).
     const int64_t now = Deadline::now_ns();
     if (now >= deadline.ns()) return Woke::kTimedOut;
     if (spinning) {
@@ -91,7 +93,7 @@ Woke wait_without_blocking(const std::atomic<uint32_t>& word, uint32_t expected,
         // suspends it) and comes back when the word is notified (or the
         // time is up). A timeout consumed no wake; if it came a hair early
         // the caller's loop waits again.
-        const int result = wsync_js_suspend_wait(&word, expected, remaining_ms(deadline));
+        const int result = wsync_js_suspend_wait(&word, expected, remaining_ms(deadline, now));
         if (result != kWaitTimedOut) return result == kWaitNotEqual ? Woke::kNotEqual : Woke::kWoken;
         return deadline.remaining_ns() == 0 ? Woke::kTimedOut : Woke::kNotEqual;
       }
