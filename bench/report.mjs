@@ -26,6 +26,13 @@ const meta = existsSync(path.join(dir, "meta.json"))
 const find = (platform, group, impl, params = "") =>
   rows.find((r) => r.platform === platform && r.group === group && r.impl === impl && r.params === params);
 const fmt = (x, digits = 3) => (x === undefined || x === null || Number.isNaN(x) ? "-" : Number(x).toPrecision(digits));
+// A figure beside the bound it is held to: digits enough that one on the
+// wrong side never prints as the bound itself (a miss of 1.2497x as "1.25x").
+const fmtVs = (x, bound) => {
+  let digits = 3;
+  while (digits < 8 && x !== bound && fmt(x, digits) === fmt(bound, digits)) ++digits;
+  return fmt(x, digits);
+};
 const range = (r) => (r ? `${fmt(r.median)} (${fmt(r.min)}..${fmt(r.max)})` : "-");
 const missed = new Set(); // keys of the targets this run missed: their notes are printed
 const verdict = (ok, text, key) => {
@@ -216,13 +223,13 @@ for (const pl of platforms) {
     `| ${pl} | ${range(f)} | ${range(w)} | ${range(pm)} | ${range(sm)} | ${range(em)} | ${fmt(overFloor)} | ${fmt(pthreadOverWsync)} |`,
   );
   if (isWasm(pl)) {
-    targets.push(verdict(overFloor <= 1.1, `${pl} wsync within 1.10x of the floor: ${fmt(overFloor)}x`));
+    targets.push(verdict(overFloor <= 1.1, `${pl} wsync within 1.10x of the floor: ${fmtVs(overFloor, 1.1)}x`));
     const pthreadOverFloor = ratio([pm], [f]);
     if (pthreadOverWsync < 1.25) uncontendedMisses.push(`${pl}: pthread_mutex is ${fmt(pthreadOverFloor)}x the floor`);
     targets.push(
       verdict(
         pthreadOverWsync >= 1.25,
-        `${pl} wsync at least 1.25x faster than pthread_mutex: ${fmt(pthreadOverWsync)}x`,
+        `${pl} wsync at least 1.25x faster than pthread_mutex: ${fmtVs(pthreadOverWsync, 1.25)}x`,
         "uncontended",
       ),
     );
@@ -230,7 +237,7 @@ for (const pl of platforms) {
     targets.push(
       verdict(
         pthreadOverWsync >= 1,
-        `native wsync no slower than glibc pthread_mutex: ${fmt(1 / pthreadOverWsync)}x its time`,
+        `native wsync no slower than glibc pthread_mutex: ${fmtVs(1 / pthreadOverWsync, 1)}x its time`,
       ),
     );
   }
@@ -413,13 +420,16 @@ for (const pl of platforms) {
     `| CPU us per hop | ${pimpls.map((i) => cpuFmt(get(i))).join(" | ")} | | |`,
   );
   targets.push(
-    verdict(vsCond <= 0.7, `${pl} ping-pong: wsync at most 0.7x the pthread_cond time: ${fmt(vsCond)}x (${w.params})`),
+    verdict(
+      vsCond <= 0.7,
+      `${pl} ping-pong: wsync at most 0.7x the pthread_cond time: ${fmtVs(vsCond, 0.7)}x (${w.params})`,
+    ),
   );
   const behind = peers.filter((b) => !aheadByRule(ratio([w], [b]), w, b)).map((b) => b.impl);
   targets.push(
     verdict(
       vsFastest <= 1.5 && behind.length === 0,
-      `${pl} ping-pong hop: wsync ${fmt(vsFastest)}x the fastest peer's (${fastest.impl}; at most 1.5x)` +
+      `${pl} ping-pong hop: wsync ${fmtVs(vsFastest, 1.5)}x the fastest peer's (${fastest.impl}; at most 1.5x)` +
         (behind.length ? `; not ahead of ${behind.join(", ")} by time or CPU` : "; ahead of every peer by time or CPU"),
       "pingpong",
     ),
@@ -454,7 +464,10 @@ if (rows.some((r) => r.group === "blocked")) {
     say(`| ${pl} | ${fmt(idle?.median)} | ${bimpls.map((i) => fmt(net(get(i)))).join(" | ")} |`);
     const worst = Math.max(...bimpls.slice(0, 3).map((i) => net(get(i))));
     targets.push(
-      verdict(worst <= 1, `${pl} a waiter blocked for 300 ms uses at most 1% of a core: wsync's worst ${fmt(worst)}%`),
+      verdict(
+        worst <= 1,
+        `${pl} a waiter blocked for 300 ms uses at most 1% of a core: wsync's worst ${fmtVs(worst, 1)}%`,
+      ),
     );
   }
   say("");
@@ -530,7 +543,7 @@ for (const pl of platforms) {
     targets.push(
       verdict(
         w / native <= 2,
-        `${pl} fork-join at ${k} worker${k > 1 ? "s" : ""} (cores - 1): best wsync ${fmt(w / native)}x native's (at most 2x)`,
+        `${pl} fork-join at ${k} worker${k > 1 ? "s" : ""} (cores - 1): best wsync ${fmtVs(w / native, 2)}x native's (at most 2x)`,
       ),
     );
   }
@@ -598,7 +611,7 @@ for (const cpl of browserPlatforms) {
       targets.push(
         verdict(
           r.median / r.floorMs <= 1.25,
-          `${cpl} ${r.impl}: median wake latency at most 1.25x the bare Atomics.waitAsync floor in the same page: ${fmt(r.median / r.floorMs)}x` +
+          `${cpl} ${r.impl}: median wake latency at most 1.25x the bare Atomics.waitAsync floor in the same page: ${fmtVs(r.median / r.floorMs, 1.25)}x` +
             (spread ? ` (95% interval ${interval(spread)})` : ""),
           "mainthread-latency",
         ),
@@ -762,7 +775,7 @@ for (const pl of fplats) {
       targets.push(
         verdict(
           speedup >= 0.85 * cores,
-          `${pl} filter: speedup at ${cores} threads at least ${fmt(0.85 * cores)}: ${fmt(speedup)}${ceilNote}`,
+          `${pl} filter: speedup at ${cores} threads at least ${fmt(0.85 * cores)}: ${fmtVs(speedup, 0.85 * cores)}${ceilNote}`,
           "filter-speedup",
         ),
       );
@@ -772,7 +785,7 @@ for (const pl of fplats) {
       targets.push(
         verdict(
           vsNative <= 1.6,
-          `${pl} filter within 1.6x of native at ${cores} threads: ${fmt(vsNative)}x`,
+          `${pl} filter within 1.6x of native at ${cores} threads: ${fmtVs(vsNative, 1.6)}x`,
           "filter-native",
         ),
       );
