@@ -6,6 +6,7 @@
 #include <emscripten/emscripten.h>
 #include <pthread.h>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -37,6 +38,51 @@ void* finish_work(void*) {
   return nullptr;
 }
 
+// An async wait started on a pthread that then returns from its start
+// routine: the pending wait keeps the thread up (the runtime's keepalive
+// count), its callback runs on that thread, and only then does the thread
+// exit, running its thread-specific data's destructor.
+wsync::WaitGroup g_pthread_released;  // what the pthread waits for
+wsync::WaitGroup g_pthread_finished;  // its callback, then its exit
+pthread_key_t g_exit_key;
+std::atomic<bool> g_callback_ran{false};
+std::atomic<bool> g_callback_on_its_thread{false};
+std::atomic<bool> g_exited_after_callback{false};
+
+void* start_wait_and_return(void*) {
+  pthread_setspecific(g_exit_key, &g_exit_key);  // not null: the destructor runs at exit
+  const pthread_t self = pthread_self();
+  g_pthread_released.wait_async([self](bool ok) {
+    g_callback_on_its_thread = ok && pthread_equal(pthread_self(), self);
+    g_callback_ran = true;
+    g_pthread_finished.done();
+  });
+  return nullptr;  // to the worker's event loop, with the wait pending
+}
+
+void step5_wait_on_a_returned_pthread() {
+  check(pthread_key_create(&g_exit_key,
+                           [](void*) {
+                             g_exited_after_callback = g_callback_ran.load();
+                             g_pthread_finished.done();
+                           }) == 0,
+        "pthread_key_create");
+  g_pthread_released.add(1);
+  g_pthread_finished.add(2);
+  pthread_t t;
+  pthread_create(&t, nullptr, start_wait_and_return, nullptr);
+  pthread_detach(t);
+  wasm_test::later(50, [] { g_pthread_released.done(); });
+  g_pthread_finished.wait_async(
+      [](bool ok) {
+        check(ok, "a pthread that returned with an async wait pending ran its callback, then exited");
+        check(g_callback_on_its_thread, "the callback ran on the pthread that started the wait, which succeeded");
+        check(g_exited_after_callback, "the pthread exited only after its callback");
+        wasm_test::pass();
+      },
+      10'000);
+}
+
 void step4_wait_group_zero(bool ok) {
   check(ok, "wait_async returns true once the pthread's done() calls reach zero");
   check(elapsed_ms() >= 90, "wait_async really waited for the work");
@@ -46,7 +92,7 @@ void step4_wait_group_zero(bool ok) {
   g_wg.wait_async([](bool ok2) {
     called = true;
     check(ok2, "wait_async on a zero counter succeeds");
-    wasm_test::pass();
+    step5_wait_on_a_returned_pthread();
   });
   check(!called, "the callback never runs inside the call");
 }

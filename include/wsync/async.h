@@ -10,10 +10,12 @@
  * ("wsync: NULL callback").
  *
  * They work on any thread that returns to its event loop (the browser main
- * thread, Node's main thread, a worker that yields), on the same words as
- * the blocking calls, so a blocked pthread and an async waiter can wait for
- * the same thing: a wake reaches either, and an async wait that times out
- * never swallows a wake meant for someone else (docs/abi.md).
+ * thread, Node's main thread, a pthread that returns from its start routine:
+ * a pending wait keeps its thread, and a -sEXIT_RUNTIME program, alive until
+ * the callback has run), on the same words as the blocking calls, so a
+ * blocked pthread and an async waiter can wait for the same thing: a wake
+ * reaches either, and an async wait that times out never swallows a wake
+ * meant for someone else (docs/abi.md).
  */
 #ifndef WSYNC_ASYNC_H_
 #define WSYNC_ASYNC_H_
