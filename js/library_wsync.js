@@ -11,14 +11,26 @@ mergeInto(LibraryManager.library, {
   // consumed; the engine's timer may fire a hair early, and the C++ callers
   // wait again then). The sleep is wsync.mjs's waitThen (Atomics.waitAsync,
   // or a setTimeout poll where the engine lacks it), which wsync_pre.js
-  // (made from js/wsync_pre.js.in) carries. Keeps the runtime alive while
-  // pending. Nothing else runs between the engine's promise and onDone: a
-  // wake runs every layer cold (js/wsync.mjs, waitThen).
+  // (made from js/wsync_pre.js.in) carries. Nothing else runs between the
+  // engine's promise and onDone: a wake runs every layer cold (js/wsync.mjs,
+  // waitThen).
+  //
+  // While pending it holds the runtime's keepalive count where the runtime
+  // could otherwise exit under it: on a pthread, which exits once its start
+  // routine has returned and nothing holds it, and in a program linked with
+  // -sEXIT_RUNTIME. Without that setting the main thread's runtime never
+  // exits, so the count would change nothing there, and updating it cost a
+  // woken main thread about 1.5 us (docs/how-it-works.md).
   $wsyncWaitAsync__deps: ['$runtimeKeepalivePush', '$runtimeKeepalivePop'],
   $wsyncWaitAsync: function(index, expected, timeoutMs, onDone) {
-    runtimeKeepalivePush();
+#if EXIT_RUNTIME
+    var keepAlive = true;
+#else
+    var keepAlive = ENVIRONMENT_IS_PTHREAD;
+#endif
+    if (keepAlive) runtimeKeepalivePush();
     wsyncShared.waitThen(HEAP32, index, expected, timeoutMs, function(value) {
-      runtimeKeepalivePop();
+      if (keepAlive) runtimeKeepalivePop();
       onDone(value === 'ok' ? 0 : value === 'not-equal' ? 1 : 2);
     });
   },
