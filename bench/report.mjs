@@ -958,10 +958,9 @@ const notes = {
     "whole steps apart; timed the same way on 2026-12-07 by the mean of each load's middle 80% of 150 wakes,",
     "wsync was 2.9 to 6.0 us behind from the promise to the callback (11 loads, mean 4.4). Without the",
     "runtime's keepalive count it was 2.2 to 3.3 (7 loads, mean 2.9; in Firefox 6.2 to 8.4 against 6.2 to",
-    "10.7), and without that count and callUserCallback 1.1 and 1.7 (2 loads). wsync keeps both: the count",
-    "keeps a pthread (or a program linked with -sEXIT_RUNTIME) alive while its wait is pending, and",
-    "skipping it where the runtime cannot exit would read a runtime variable that the two toolchains define",
-    "differently.",
+    "10.7), and without that count and callUserCallback 1.1 and 1.7 (2 loads). The count is now held only",
+    "where the runtime could exit under a pending wait (a pthread, or a program linked with",
+    "-sEXIT_RUNTIME), which a page's main thread is not; callUserCallback stays.",
   ],
   "mainthread-latency": [
     "Main-thread wake latency over the floor: after the engine resolves the wait, wsync's path adds the",
