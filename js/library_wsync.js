@@ -23,11 +23,7 @@ mergeInto(LibraryManager.library, {
   // woken main thread about 1.5 us (docs/how-it-works.md).
   $wsyncWaitAsync__deps: ['$runtimeKeepalivePush', '$runtimeKeepalivePop'],
   $wsyncWaitAsync: function(index, expected, timeoutMs, onDone) {
-#if EXIT_RUNTIME
-    var keepAlive = true;
-#else
-    var keepAlive = ENVIRONMENT_IS_PTHREAD;
-#endif
+    var keepAlive = {{{ EXIT_RUNTIME }}} || ENVIRONMENT_IS_PTHREAD;
     if (keepAlive) runtimeKeepalivePush();
     wsyncShared.waitThen(HEAP32, index, expected, timeoutMs, function(value) {
       if (keepAlive) runtimeKeepalivePop();
