@@ -263,6 +263,7 @@ say(
 );
 const contendedMisses = [];
 const contendedSplits = []; // points whose paired ratio and ratio of medians disagree
+const contendedSpinCost = []; // missed points where wsync's waiter did better without its spin
 const cimpls = [
   "wsync::Mutex",
   "wsync::Mutex, spin 0",
@@ -301,11 +302,15 @@ for (const pl of platforms) {
       );
       worst = Math.min(worst, ahead ? Math.max(1, vsBest) : vsBest);
       if (!ahead) {
+        const noSpin = r["wsync::Mutex, spin 0"];
         contendedMisses.push(
           `${pl}, ${t} threads, ${inside} inside: ${fmt(vsBest)}x (wsync ${range(r["wsync::Mutex"])}, ` +
+            (noSpin ? `without its spin ${range(noSpin)}, ` : "") +
             peers.map((b) => `${b.impl} ${range(b)}`).join(", ") +
             ")",
         );
+        if (noSpin && ratio([noSpin], [r["wsync::Mutex"]], Math.max) > 1)
+          contendedSpinCost.push(`${pl}, ${t} threads, ${inside} inside`);
       }
       // Where the medians disagree with the paired ratio, say so: the
       // repetitions of such a point fell in different states of the host.
@@ -406,6 +411,7 @@ say(
   `| platform | ${pimpls.join(" | ")} | wsync sem / pthread_cond | wsync sem / fastest peer |`,
   `|---|${pimpls.map(() => "---").join("|")}|---|---|`,
 );
+const pingpongMisses = []; // wsync's repetitions (us per hop, and cores) where a hop target is missed
 for (const pl of platforms) {
   const get = (i) => rows.find((r) => r.platform === pl && r.group === "pingpong" && r.impl === i);
   const w = get("wsync::BinarySemaphore"),
@@ -426,6 +432,8 @@ for (const pl of platforms) {
     ),
   );
   const behind = peers.filter((b) => !aheadByRule(ratio([w], [b]), w, b)).map((b) => b.impl);
+  if (vsFastest > 1.5 || behind.length)
+    pingpongMisses.push(`${pl}: ${w.values.map((v, i) => `${fmt(v)} (${fmt(w.cores?.[i])})`).join(", ")}`);
   targets.push(
     verdict(
       vsFastest <= 1.5 && behind.length === 0,
@@ -923,8 +931,17 @@ const notes = {
     "300 ns at others, on 2026-12-03), and with it every lock's throughput at an empty critical section (one",
     "implementation at one point has measured 5.7e+3 and 3.6e+4 acquisitions per ms within one run). A wsync",
     "Mutex waiter spins briefly (a thirty-second of the budget) and backs off between loads, so as to steal",
-    "the holder's line less often (docs/how-it-works.md); a point still missed is one where the repetitions",
-    "paired with a baseline's fell in different moments.",
+    "the holder's line less often (docs/how-it-works.md). Whether that spin pays at 2 threads depends on the",
+    "host's state. In the eight bench runs of 2026-12-06 and 2026-12-07 (this file's history in git), wasm",
+    "3.1.6's locks ran either 1.2e+4 to 1.8e+4 acquisitions per ms empty (3 runs), where at 50 inside the spin",
+    "made wsync 1.15 to 1.36 times as fast as the same Mutex without it and it led every baseline, or 6e+3 to",
+    "7e+3 (5 runs), where the Mutex without its spin was 1.08 to 1.20 times as fast at 50 inside and a",
+    "baseline beat wsync's in 4 (medians). The spin's length is learned only from how long its sleeps last (a",
+    "short sleep asks for a longer spin), which does not tell these states apart; learning it also from",
+    "whether the spin caught the unlock, as glibc's adaptive mutex learns its spin count, is the lead." +
+      (contendedSpinCost.length
+        ? ` In this run the waiter without its spin was the faster, paired, at ${contendedSpinCost.join("; ")}.`
+        : ""),
   ],
   forkjoin: [
     "Fork-join: the waiters spin, then yield 16 times, then sleep; natively a wait for other threads' work",
@@ -935,7 +952,11 @@ const notes = {
     "Ping-pong hop: with both threads spinning, a hop is a cache-line round trip between the two cores, which",
     "this host serves at 55 to 300 ns from moment to moment (see the contended note); in one run of 5",
     "repetitions, wsync's and libc++'s std::binary_semaphore's hops (both spinning) have each moved between",
-    "0.1 and 2 us, so the paired ratio of one run can land either side of 1.5x.",
+    "0.1 and 2 us, so the paired ratio of one run can land either side of 1.5x. wsync's repetitions in this",
+    `run, us per hop (and cores): ${pingpongMisses.join("; ")}. One near 2 cores had both threads spinning`,
+    "throughout; one near 1.2 had a thread asleep for much of it, the partly trapped state of",
+    "docs/how-it-works.md (How long a waiter spins), which the rule that tries the whole spin again after 32",
+    "long sleeps shortens but does not prevent.",
   ],
   "mainthread-peers": [
     "Main-thread waits against Emscripten's own: both run from the engine's promise to the caller's code, and",
