@@ -263,7 +263,6 @@ say(
 );
 const contendedMisses = [];
 const contendedSplits = []; // points whose paired ratio and ratio of medians disagree
-const contendedSpinCost = []; // missed points where wsync's waiter did better without its spin
 const cimpls = [
   "wsync::Mutex",
   "wsync::Mutex, spin 0",
@@ -302,15 +301,15 @@ for (const pl of platforms) {
       );
       worst = Math.min(worst, ahead ? Math.max(1, vsBest) : vsBest);
       if (!ahead) {
+        // Each with its fairness: the busiest thread's acquisitions over the idlest's.
+        const withFairness = (x) => `${range(x)}, fairness ${fmt(x.fairness)}`;
         const noSpin = r["wsync::Mutex, spin 0"];
         contendedMisses.push(
-          `${pl}, ${t} threads, ${inside} inside: ${fmt(vsBest)}x (wsync ${range(r["wsync::Mutex"])}, ` +
-            (noSpin ? `without its spin ${range(noSpin)}, ` : "") +
-            peers.map((b) => `${b.impl} ${range(b)}`).join(", ") +
+          `${pl}, ${t} threads, ${inside} inside: ${fmt(vsBest)}x (wsync ${withFairness(r["wsync::Mutex"])}; ` +
+            (noSpin ? `without its spin ${withFairness(noSpin)}; ` : "") +
+            peers.map((b) => `${b.impl} ${withFairness(b)}`).join("; ") +
             ")",
         );
-        if (noSpin && ratio([noSpin], [r["wsync::Mutex"]], Math.max) > 1)
-          contendedSpinCost.push(`${pl}, ${t} threads, ${inside} inside`);
       }
       // Where the medians disagree with the paired ratio, say so: the
       // repetitions of such a point fell in different states of the host.
@@ -931,17 +930,14 @@ const notes = {
     "300 ns at others, on 2026-12-03), and with it every lock's throughput at an empty critical section (one",
     "implementation at one point has measured 5.7e+3 and 3.6e+4 acquisitions per ms within one run). A wsync",
     "Mutex waiter spins briefly (a thirty-second of the budget) and backs off between loads, so as to steal",
-    "the holder's line less often (docs/how-it-works.md). Whether that spin pays at 2 threads depends on the",
-    "host's state. In the eight bench runs of 2026-12-06 and 2026-12-07 (this file's history in git), wasm",
-    "3.1.6's locks ran either 1.2e+4 to 1.8e+4 acquisitions per ms empty (3 runs), where at 50 inside the spin",
-    "made wsync 1.15 to 1.36 times as fast as the same Mutex without it and it led every baseline, or 6e+3 to",
-    "7e+3 (5 runs), where the Mutex without its spin was 1.08 to 1.20 times as fast at 50 inside and a",
-    "baseline beat wsync's in 4 (medians). The spin's length is learned only from how long its sleeps last (a",
-    "short sleep asks for a longer spin), which does not tell these states apart; learning it also from",
-    "whether the spin caught the unlock, as glibc's adaptive mutex learns its spin count, is the lead." +
-      (contendedSpinCost.length
-        ? ` In this run the waiter without its spin was the faster, paired, at ${contendedSpinCost.join("; ")}.`
-        : ""),
+    "the holder's line less often (docs/how-it-works.md). Where a baseline led wsync at 2 threads (wasm",
+    "3.1.6, in four of the eight bench runs of 2026-12-06 and 2026-12-07; this file's history in git), it let",
+    "one thread take the lock again and again: the busiest thread made 3.1 to 8.4 times the acquisitions of",
+    "the other, wsync's 1.2 to 2.5 times. In the other four wsync led at both 2-thread points. wsync's waiter",
+    "takes the lock between the holder's turns (its spin catches the unlock), and one passed over past 1 ms",
+    "gets it handed over (the fairness target); the Mutex without its spin, whose waiter sleeps and leaves",
+    "the holder to itself for a wake's length, came 1.08 to 1.20 times the default's throughput at 50 inside",
+    "in the five runs where the locks ran at half their best rate empty.",
   ],
   forkjoin: [
     "Fork-join: the waiters spin, then yield 16 times, then sleep; natively a wait for other threads' work",
