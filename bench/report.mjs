@@ -929,7 +929,7 @@ const notes = {
     "between the two cores changes from moment to moment (a round trip measured 55 ns at some moments and over",
     "300 ns at others, on 2026-12-03), and with it every lock's throughput at an empty critical section (one",
     "implementation at one point has measured 5.7e+3 and 3.6e+4 acquisitions per ms within one run). A wsync",
-    "Mutex waiter spins briefly (a thirty-second of the budget) and backs off between loads, so as to steal",
+    "Mutex waiter spins briefly (about 1 us in wasm, 4 pauses natively) and backs off between loads, so as to steal",
     "the holder's line less often (docs/how-it-works.md). Where a baseline led wsync at 2 threads (wasm",
     "3.1.6, in four of the eight bench runs of 2026-12-06 and 2026-12-07; this file's history in git), it let",
     "one thread take the lock again and again: the busiest thread made 3.1 to 8.4 times the acquisitions of",

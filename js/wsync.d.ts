@@ -14,7 +14,7 @@ export type WasmMemoryLike = EmscriptenModuleWithWsync | WebAssembly.Memory | Sh
 
 /** Run-time options. */
 export interface Options {
-  /** The most a blocking wait spins before it sleeps, in pauses (default 65536, as C++ in wasm); each agent learns its spin below it. */
+  /** The most a blocking wait spins before it sleeps, in pauses (default 262144, as C++ in wasm); each agent learns its spin below it. */
   spinLimit: number;
   /** How long the async forms spin before awaiting, in microseconds (default 50). */
   spinMicros: number;

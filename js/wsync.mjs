@@ -58,9 +58,9 @@ const COMPLETE = 3; // f returned
 
 const options = {
   // The most a blocking wait spins before it sleeps, in pauses (C:
-  // wsync_set_spin_limit; 65536 in wasm, where a pause is as cheap as here).
+  // wsync_set_spin_limit; 262144 in wasm, where a pause is as cheap as here).
   // Each agent learns its budget below it (Spinner).
-  spinLimit: 65536,
+  spinLimit: 262144,
   // Time the async forms spin before they await, in microseconds.
   spinMicros: 50,
   // How long a Mutex waiter sleeps before it asks the next unlock to hand it
@@ -348,8 +348,9 @@ const sleepWhile = (i32, index, expected) => ({ done: false, i32, index, expecte
 // hundred cycles, and a sleep costs a futex round trip on both sides), timed
 // for the event-loop driver (the spinMicros budget, never past the wait's
 // deadline). What it waits for sets its share of the budget, as there: a
-// Mutex's holder (LOCK_HOLDER) a thirty-second, a release (RELEASE:
-// Semaphore, CondVar's relock) or an event (EVENT) the whole. Waiting for a
+// Mutex's holder (LOCK_HOLDER) 1/128, a release (RELEASE: Semaphore,
+// CondVar's relock) the whole, an event (EVENT: WaitGroup, Latch, Barrier,
+// Once, CondVar's notify) a quarter. Waiting for a
 // lock or a release, the gap between two loads doubles up to MAX_GAP
 // pauses: each load pulls the holder's cache line into the shared state,
 // and its unlock must fetch it back. Waiting for an event, it loads after
@@ -367,7 +368,8 @@ const MAX_GAP = 16;
 const LOCK_HOLDER = 0;
 const RELEASE = 1;
 const EVENT = 2;
-const LOCK_HOLDER_DIVISOR = 32;
+const LOCK_HOLDER_DIVISOR = 128;
+const EVENT_DIVISOR = 4;
 const SHORT_SLEEP_MS = 0.02;
 const MOST_HALVINGS = 6;
 const LONG_SLEEPS_BEFORE_PROBE = 32;
@@ -424,7 +426,8 @@ class Spinner {
   // `awaited`, rounded up); the last value seen (`busy` when it ran out).
   whileEqual(i32, index, busy, awaited) {
     const maxGap = awaited === EVENT ? 1 : MAX_GAP;
-    const limit = awaited === LOCK_HOLDER ? Math.ceil(this.limit / LOCK_HOLDER_DIVISOR) : this.limit;
+    const divisor = awaited === LOCK_HOLDER ? LOCK_HOLDER_DIVISOR : awaited === EVENT ? EVENT_DIVISOR : 1;
+    const limit = Math.ceil(this.limit / divisor);
     for (let spent = 0, gap = 1; ;) {
       const s = Atomics.load(i32, index);
       if (s !== busy) return s;

@@ -107,14 +107,24 @@ class Spinner {
  public:
   // The default of wsync_set_spin_limit(), in pauses. Natively a pause is
   // the pause instruction (about 20 ns on the benchmark machine), and 100
-  // of them are followed by yields; wasm has neither, so a pause is a read
-  // of a local, and 65536 of them take about 40 us in V8 there: two futex
-  // wakes in Node on the benchmark machine (13 to 15 us each), so that the
-  // whole spin catches a reply that costs the other side a wake, with room
-  // to spare. How the figures were chosen: docs/how-it-works.md.
+  // of them are followed by yields. wasm has neither, so a pause is a read
+  // of a local, and 262144 of them take about 130 us in V8 there: the whole
+  // spin goes to a release (the reply of a thread that runs, as in a
+  // ping-pong), and must outlast one futex wake with room to spare, which
+  // in Node on the benchmark machine takes 5 to 15 us at some moments and
+  // 25 to 60 at others. How the figures were chosen: docs/how-it-works.md.
 #ifdef __EMSCRIPTEN__
-  static constexpr int kSpinLimit = 65536;
-  static constexpr int kEventDivisor = 1;  // no yield to fall back on: spin the whole budget
+  static constexpr int kSpinLimit = 262144;
+  // An event spins a quarter of the budget, about 32 us at the limit, and
+  // no yield follows: spinning the whole budget for other threads' work
+  // made rounds of oversubscribed fork-join (8 workers on 2 cores) a
+  // quarter longer.
+  static constexpr int kEventDivisor = 4;
+  // A Mutex's waiter spins 1/128 of the budget: about 1 us in V8 at the
+  // limit. Longer, its loads kept running holders waiting for their line,
+  // and the contended benchmark lost throughput at every point
+  // (docs/how-it-works.md).
+  static constexpr int kLockHolderDivisor = 128;
 #else
   static constexpr int kSpinLimit = 100;
   static constexpr int kYields = 16;
@@ -122,9 +132,12 @@ class Spinner {
   // yields: with more threads than cores, the thread that will release us
   // may need this core.
   static constexpr int kEventDivisor = 8;
+  // A Mutex's waiter spins 4 pauses (then the yields), for the same reason
+  // as in wasm.
+  static constexpr int kLockHolderDivisor = 32;
 #endif
-  // A sleep ended by a wake within this was short: spinning about this long
-  // (the wasm limit's time) would have saved it.
+  // A sleep ended by a wake within this was short: a longer spin, within
+  // the wasm limit, would have saved it.
   static constexpr int64_t kShortSleepNs = 20'000;
   // The least a learned budget falls to: the limit halved this many times
   // (1/64 of it), so that waits that have been long still spin briefly, and
@@ -141,12 +154,6 @@ class Spinner {
   // thread whose waits are long spends one whole spin, and the halvings
   // back down, per this many sleeps.
   static constexpr int kLongSleepsBeforeProbe = 32;
-  // A Mutex's waiter spins this fraction of the budget (rounded up): about
-  // 0.6 us in V8 at the wasm limit, 4 pauses (then the yields) natively.
-  // Longer, its loads kept running holders waiting for their line, and the
-  // contended benchmark lost throughput at every point, natively and in
-  // wasm (figures: docs/how-it-works.md).
-  static constexpr int kLockHolderDivisor = 32;
   // The longest gap between two loads of a spin on a lock or a release, in pauses.
   static constexpr int kMaxGap = 16;
 

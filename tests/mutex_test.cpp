@@ -163,7 +163,7 @@ TEST(Mutex, HugeTimeoutsMeanForever) {
 
 TEST(Mutex, SpinLimitIsTunableAndZeroStillLocksCorrectly) {
 #ifdef __EMSCRIPTEN__
-  const int kDefault = 65536;
+  const int kDefault = 262144;
 #else
   const int kDefault = 100;
 #endif

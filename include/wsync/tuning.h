@@ -11,12 +11,15 @@ extern "C" {
 
 /* The most a blocking waiter (a pthread, a worker, Node's main thread)
  * spins on its word before it sleeps on the futex, in pauses: 100 natively
- * (then a few yields), 65536 in wasm, where a pause is a read of a local
- * (about 40 us in V8 on the benchmark machine); 0 sleeps at once. Each
+ * (then a few yields), 262144 in wasm, where a pause is a read of a local
+ * (about 130 us in V8 on the benchmark machine); 0 sleeps at once. Each
  * thread learns its own spin below this from how soon its recent sleeps
- * were woken, and a Mutex's lock() spins a thirty-second of that
- * (docs/how-it-works.md). A negative value is ignored. Returns
- * the previous value.
+ * were woken. A wait for a Semaphore's release, or a CondVar waiter's
+ * relock, spins all of that; one for other threads' work (WaitGroup,
+ * Latch, Barrier, Once, a CondVar's notify) an eighth natively and a
+ * quarter in wasm; a Mutex's lock() 1/32 natively and 1/128 in wasm
+ * (docs/how-it-works.md). A negative value is ignored. Returns the
+ * previous value.
  * (The browser main thread spins by time instead: wsync/main_thread.h.) */
 int wsync_set_spin_limit(int pauses);
 

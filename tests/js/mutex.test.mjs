@@ -42,7 +42,7 @@ test("four workers and the main thread keep an exact count under one Mutex", asy
 // The blocking spin budget, as wsync_set_spin_limit in C++: 0 sleeps at
 // once, a large budget spins long; either way the lock excludes.
 test("spinLimit is an option, and 0 or a large budget still excludes", async () => {
-  assert.equal(configure({}).spinLimit, 65536, "the default, as C++ in wasm");
+  assert.equal(configure({}).spinLimit, 262144, "the default, as C++ in wasm");
   assert.throws(() => configure({ spinLimit: -1 }), {
     message: "wsync: spinLimit must be a finite number >= 0, got -1",
   });
