@@ -80,8 +80,8 @@ enum class Awaited {
   // through the releaser's step instead of sleeping and being woken.
   kRelease,
   // Other threads' work (WaitGroup, Latch, Barrier, Once, CondVar's
-  // notify): often longer, and natively, with more threads than cores,
-  // spinning for it takes the core that work needs.
+  // notify): often longer, and with more threads than cores, spinning for
+  // it takes the core that work needs (kEventDivisor).
   kEvent,
 };
 
